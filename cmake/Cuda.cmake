@@ -1,0 +1,13 @@
+# CUDA is optional: AUTO turns it on when a CUDA compiler is found.
+include(CheckLanguage)
+set(VQTWIN_HAVE_CUDA OFF)
+if(VQTWIN_CUDA STREQUAL "ON" OR VQTWIN_CUDA STREQUAL "AUTO")
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    enable_language(CUDA)
+    set(VQTWIN_HAVE_CUDA ON)
+  elseif(VQTWIN_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "VQTWIN_CUDA=ON but no CUDA compiler was found")
+  endif()
+endif()
+message(STATUS "vqtwin: CUDA twins ${VQTWIN_HAVE_CUDA}")

@@ -1,0 +1,14 @@
+# Warnings for our own targets; VQTWIN_WERROR (CI) turns them into errors.
+function(vqtwin_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow=local -Wno-unused-parameter
+      -Wno-restrict>  # GCC 12 reports false positives inside std::string (PR105651)
+    $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${VQTWIN_WERROR}>>:-Werror>)
+endfunction()
+
+# The CPU reference must not contract a*b+c into an FMA, and must not be built for the host's
+# newest instruction set: libvmaf's numbers come from plain IEEE binary32/64 arithmetic with every
+# operation rounded once (see docs/exactness.md).
+function(vqtwin_reference_math target)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off -fno-fast-math>)
+endfunction()

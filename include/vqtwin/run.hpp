@@ -1,0 +1,44 @@
+#pragma once
+// One scoring run: two inputs, the features and models asked for, the settings of the vmaf CLI.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "vqtwin/results.hpp"
+
+namespace vqtwin {
+
+struct RunConfig {
+  std::string reference;
+  std::string distorted;
+  // Raw .yuv input (all four, as the vmaf CLI's -w -h -p -b); unused for y4m.
+  int width = 0;
+  int height = 0;
+  std::string pixel_format;
+  int bitdepth = 0;
+
+  std::vector<std::string> features;  // "--feature" texts: "psnr", "float_ssim=enable_db=true:clip_db=true"
+  std::vector<std::string> models;    // "--model" texts: "version=vmaf_v0.6.1", "path=x.json:name=foo"
+  bool no_prediction = false;
+  std::string backend = "cpu";  // cpu, cuda, auto
+
+  unsigned threads = 1;
+  unsigned subsample = 1;
+  unsigned frame_cnt = 0;  // 0 = all
+  unsigned frame_skip_ref = 0;
+  unsigned frame_skip_dist = 0;
+
+  // Called after each frame with the number of frames done (from the calling thread's pool).
+  std::function<void(unsigned frames_done)> progress;
+  // One line per event the user should know of (e.g. a twin fell back to the CPU).
+  std::function<void(const std::string&)> warn;
+};
+
+// Runs to the end of the shorter input. Throws vqtwin::Error with a one-line message on bad
+// input or options; `out` then still holds every frame finished before the error (and the
+// temporal features flushed over them), so the caller can write it.
+void run(const RunConfig& config, Results& out);
+
+const char* version();
+
+}  // namespace vqtwin

@@ -1,0 +1,267 @@
+// The run: open the inputs, register contexts (features, then models), resolve backends on the
+// first picture, extract frames on a pool of threads, flush, predict.
+#include <algorithm>
+#include <chrono>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "core/extractor.hpp"
+#include "core/registry.hpp"
+#include "dispatch/device.hpp"
+#include "dispatch/dispatch.hpp"
+#include "io/picture_source.hpp"
+#include "models/model.hpp"
+#include "vqtwin/error.hpp"
+#include "vqtwin/run.hpp"
+
+namespace vqtwin {
+
+const char* version() { return "0.1.0"; }
+
+namespace {
+
+struct Context {
+  ContextRequest request;
+  const ExtractorInfo* info = nullptr;  // resolved
+  std::unique_ptr<Extractor> extractor;
+  std::uint32_t index = 0;
+  // Temporal contexts take frames in order: `turn` is the next frame index they accept.
+  std::mutex mutex;
+  std::condition_variable cv;
+  unsigned turn = 0;
+};
+
+// Forwards one call's values to the results, stamped for libvmaf's output order.
+class ContextSink final : public FeatureSink {
+ public:
+  ContextSink(Results& r, std::uint64_t step, std::uint32_t ctx) : results_(r), step_(step), ctx_(ctx) {}
+  void put(std::string_view name, unsigned frame, double value) override {
+    results_.put(name, frame, value, {step_, ctx_, rank_++});
+  }
+  void aggregate(std::string_view name, double value) override { results_.aggregate(name, value); }
+
+ private:
+  Results& results_;
+  std::uint64_t step_;
+  std::uint32_t ctx_;
+  std::uint32_t rank_ = 0;
+};
+
+ContextRequest request_from_text(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  const std::string name = text.substr(0, eq);
+  const ExtractorInfo* info = find_extractor(name);
+  if (!info) {
+    std::string known;
+    for (const ExtractorInfo* e : all_extractors()) known += (known.empty() ? "" : ", ") + std::string(e->name);
+    throw Error("--feature: unknown feature '" + name + "' (known: " + known + ")");
+  }
+  OptionPairs pairs = eq == std::string::npos ? OptionPairs{} : split_option_string(text.substr(eq + 1), info->name);
+  return {info, OptionValues(info->options, pairs, info->name), false};
+}
+
+class Engine {
+ public:
+  Engine(const RunConfig& cfg, Results& out) : cfg_(cfg), out_(out) {}
+
+  void run() {
+    if (cfg_.threads == 0) throw Error("--threads must be at least 1");
+    if (cfg_.subsample == 0) throw Error("--subsample must be at least 1");
+    const BackendChoice backend = parse_backend(cfg_.backend);
+    register_contexts();
+    RawFormat raw{cfg_.width, cfg_.height, cfg_.pixel_format, cfg_.bitdepth};
+    ref_ = open_picture_source(cfg_.reference, raw);
+    dist_ = open_picture_source(cfg_.distorted, raw);
+    if (ref_->format() != dist_->format())
+      throw Error("reference " + ref_->format().describe() + " and distorted " + dist_->format().describe() +
+                  " pictures differ in size or format");
+    format_ = ref_->format();
+    out_.width = format_.width;
+    out_.height = format_.height;
+    for (unsigned i = 0; i < cfg_.frame_skip_ref; ++i)
+      if (!ref_->skip()) break;
+    for (unsigned i = 0; i < cfg_.frame_skip_dist; ++i)
+      if (!dist_->skip()) break;
+    resolve_and_init(backend);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const unsigned n = std::max(1u, cfg_.threads);
+    std::vector<std::thread> workers;
+    for (unsigned i = 1; i < n; ++i) workers.emplace_back([this] { work(); });
+    work();
+    for (auto& t : workers) t.join();
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out_.frames = frames_read_;
+    out_.fps = secs > 0 ? frames_read_ / secs : 0;
+
+    // Flush what was computed (also after an input error: those frames' results stay valid).
+    std::exception_ptr failure = failure_;
+    if (frames_read_ > 0) {
+      try {
+        for (auto& c : contexts_) {
+          ContextSink sink(out_, ~std::uint64_t(0), c->index);
+          c->extractor->flush(sink);
+        }
+        for (auto& m : models_) m->predict(out_, frames_read_, cfg_.subsample);
+      } catch (...) {
+        if (!failure) failure = std::current_exception();
+      }
+    }
+    if (failure) std::rethrow_exception(failure);
+    if (frames_read_ == 0) throw Error("no frames to compare");
+  }
+
+ private:
+  void add_context(ContextRequest req) {
+    const std::string key = std::string(req.info->name) + "|" + req.options.key();
+    for (auto& c : contexts_)
+      if (std::string(c->request.info->name) + "|" + c->request.options.key() == key) {
+        c->request.from_model = c->request.from_model && req.from_model;
+        return;
+      }
+    auto c = std::make_unique<Context>();
+    c->request = std::move(req);
+    c->index = std::uint32_t(contexts_.size());
+    contexts_.push_back(std::move(c));
+  }
+
+  void register_contexts() {
+    for (const std::string& f : cfg_.features) add_context(request_from_text(f));
+    std::vector<std::string> model_texts = cfg_.models;
+    if (cfg_.features.empty() && model_texts.empty() && !cfg_.no_prediction) {
+      // Nothing asked for: VMAF when its model can be found, else the model-free metrics.
+      if (models::find_model_file("vmaf_v0.6.1")) {
+        model_texts.push_back("version=vmaf_v0.6.1");
+      } else {
+        for (const char* name : {"psnr", "float_ssim", "float_motion"})
+          if (find_extractor(name)) add_context(request_from_text(name));
+        if (cfg_.warn)
+          cfg_.warn("no VMAF model found (set VQTWIN_MODEL_PATH to a folder holding vmaf_v0.6.1.json, or give "
+                    "--model path=FILE); computing psnr, float_ssim and float_motion");
+      }
+    }
+    if (!cfg_.no_prediction || !model_texts.empty()) {
+      models_ = models::load_models(model_texts);
+      for (const auto& m : models_)
+        for (const auto& use : m->features()) {
+          const ExtractorInfo* info = find_extractor(use.extractor);
+          if (!info) throw Error("model " + m->name() + ": no extractor named '" + use.extractor + "'");
+          add_context({info, OptionValues(info->options, use.options, info->name), true});
+        }
+      if (cfg_.no_prediction) models_.clear();
+    }
+    if (contexts_.empty()) throw Error("nothing to compute: give --feature or --model");
+  }
+
+  void resolve_and_init(BackendChoice backend) {
+    const bool have_device = device_available(Backend::kCuda);
+    for (auto& c : contexts_) {
+      ResolvedContext r = resolve_context(c->request, backend, format_, all_extractors(), have_device, cfg_.warn);
+      c->info = r.info;
+      c->extractor = r.info->create(r.options);
+      c->extractor->init(format_);
+    }
+  }
+
+  // One worker: take the next frame pair, run every context on it, repeat.
+  void work() {
+    Picture ref(format_), dist(format_);
+    for (;;) {
+      unsigned index;
+      {
+        std::lock_guard lock(read_mutex_);
+        if (stop_) return;
+        if (cfg_.frame_cnt && frames_read_ >= cfg_.frame_cnt) return;
+        try {
+          const bool a = ref_->read(ref);
+          const bool b = a && dist_->read(dist);
+          if (!a || !b) {
+            stop_ = true;
+            return;
+          }
+        } catch (...) {
+          fail(std::current_exception());
+          return;
+        }
+        index = frames_read_++;
+      }
+      try {
+        process(ref, dist, index);
+      } catch (...) {
+        fail(std::current_exception());
+        release_turns(index);
+        return;
+      }
+      const unsigned done = ++frames_done_;
+      if (cfg_.progress) cfg_.progress(done);
+    }
+  }
+
+  void process(const Picture& ref, const Picture& dist, unsigned index) {
+    const bool sampled = cfg_.subsample <= 1 || index % cfg_.subsample == 0;
+    for (auto& c : contexts_)
+      if (!c->info->temporal && sampled) {
+        ContextSink sink(out_, index, c->index);
+        c->extractor->extract(ref, dist, index, sink);
+      }
+    for (auto& c : contexts_) {
+      if (!c->info->temporal) continue;
+      std::unique_lock lock(c->mutex);
+      c->cv.wait(lock, [&] { return c->turn == index || aborted_.load(); });
+      if (aborted_) throw Aborted{};
+      ContextSink sink(out_, index, c->index);
+      c->extractor->extract(ref, dist, index, sink);
+      ++c->turn;
+      c->cv.notify_all();
+    }
+  }
+
+  struct Aborted {};
+
+  void fail(std::exception_ptr e) {
+    std::lock_guard lock(read_mutex_);
+    stop_ = true;
+    try {
+      std::rethrow_exception(e);
+    } catch (const Aborted&) {
+      return;
+    } catch (...) {
+    }
+    if (!failure_) failure_ = e;
+  }
+
+  // A frame that failed leaves temporal contexts waiting for it: wake them to stop.
+  void release_turns(unsigned) {
+    aborted_ = true;
+    for (auto& c : contexts_) {
+      std::lock_guard lock(c->mutex);
+      c->cv.notify_all();
+    }
+  }
+
+  const RunConfig& cfg_;
+  Results& out_;
+  std::unique_ptr<PictureSource> ref_, dist_;
+  PictureFormat format_{};
+  std::vector<std::unique_ptr<Context>> contexts_;
+  std::vector<std::unique_ptr<models::Model>> models_;
+  std::mutex read_mutex_;
+  bool stop_ = false;
+  unsigned frames_read_ = 0;
+  std::atomic<unsigned> frames_done_{0};
+  std::atomic<bool> aborted_{false};
+  std::exception_ptr failure_;
+};
+
+}  // namespace
+
+void run(const RunConfig& config, Results& out) {
+  Engine engine(config, out);
+  engine.run();
+}
+
+}  // namespace vqtwin

@@ -1,0 +1,42 @@
+#include "core/registry.hpp"
+
+#include <algorithm>
+
+namespace vqtwin {
+
+// Each feature folder defines its ExtractorInfo; this is the one list of them (libvmaf's table).
+extern const ExtractorInfo kPsnrInfo;
+
+namespace {
+const ExtractorInfo* const kAll[] = {
+    &kPsnrInfo,
+};
+}  // namespace
+
+const char* to_string(Backend b) { return b == Backend::kCuda ? "cuda" : "cpu"; }
+
+std::span<const ExtractorInfo* const> all_extractors() { return kAll; }
+
+const ExtractorInfo* find_extractor(std::string_view name) {
+  for (const ExtractorInfo* e : kAll) {
+    if (e->name == name) return e;
+    if (std::find(e->other_names.begin(), e->other_names.end(), name) != e->other_names.end()) return e;
+  }
+  return nullptr;
+}
+
+const ExtractorInfo* find_provider(std::string_view feature) {
+  for (const ExtractorInfo* e : kAll)
+    if (e->backend == Backend::kCpu &&
+        std::find(e->provided.begin(), e->provided.end(), feature) != e->provided.end())
+      return e;
+  return nullptr;
+}
+
+const ExtractorInfo* find_twin(const ExtractorInfo& cpu, Backend backend) {
+  for (const ExtractorInfo* e : kAll)
+    if (e->backend == backend && e->cpu_twin_of == cpu.name) return e;
+  return nullptr;
+}
+
+}  // namespace vqtwin

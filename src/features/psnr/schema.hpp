@@ -1,0 +1,23 @@
+#pragma once
+// psnr: options and outputs, declared once for the CPU reference and every twin.
+#include <array>
+#include <string_view>
+
+#include "core/options.hpp"
+
+namespace vqtwin::psnr {
+
+inline constexpr OptionSpec kOptions[] = {
+    opt_bool("enable_chroma", "", true, "compute psnr_cb and psnr_cr too (off for 4:0:0)"),
+    opt_bool("enable_mse", "", false, "also emit mse_y, mse_cb, mse_cr"),
+    opt_bool("enable_apsnr", "", false, "emit the clip's aggregate PSNR apsnr_y/cb/cr at the end"),
+    opt_bool("reduced_hbd_peak", "", false, "peak 255 << (bitdepth - 8) instead of 2^bitdepth - 1"),
+    opt_double("min_sse", "", 0.0, 0.0, 1.7976931348623157e308,
+               "smallest SSE assumed: caps each plane's dB at the PSNR of this SSE"),
+};
+
+inline constexpr std::array<std::string_view, 3> kPsnrNames = {"psnr_y", "psnr_cb", "psnr_cr"};
+inline constexpr std::array<std::string_view, 3> kMseNames = {"mse_y", "mse_cb", "mse_cr"};
+inline constexpr std::array<std::string_view, 3> kApsnrNames = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
+
+}  // namespace vqtwin::psnr

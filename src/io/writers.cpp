@@ -1,0 +1,174 @@
+// The vmaf CLI's output schemas, byte for byte where libvmaf's writers define them (including the
+// JSON writer's missing newline after a null per-frame value).
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "vqtwin/output.hpp"
+
+namespace vqtwin {
+namespace {
+
+// libvmaf counts the zeros after the decimal point before the first non-zero digit, and prints
+// values with more than six of them with 16 decimals.
+int leading_zeros(double x) {
+  if (!std::isfinite(x)) return 0;
+  x = std::fabs(x);
+  double frac = x - std::trunc(x);
+  int n = 0;
+  while (frac < 1.0 && frac != 0) {
+    frac *= 10;
+    ++n;
+  }
+  return n;
+}
+
+std::vector<Pooling> pool_list(const OutputOptions& o) {
+  if (!o.pools.empty()) return o.pools;
+  return {Pooling{PoolMethod::kMin}, Pooling{PoolMethod::kMax}, Pooling{PoolMethod::kMean},
+          Pooling{PoolMethod::kHarmonicMean}};
+}
+
+bool finite(double v) { return std::isfinite(v); }
+
+}  // namespace
+
+std::string format_number(double v, int precision) {
+  char buf[512];
+  if (precision == OutputOptions::kMaxPrecision) std::snprintf(buf, sizeof buf, "%.17g", v);
+  else if (precision >= 0) std::snprintf(buf, sizeof buf, "%.*f", precision, v);
+  else if (leading_zeros(v) <= 6) std::snprintf(buf, sizeof buf, "%.6f", v);
+  else std::snprintf(buf, sizeof buf, "%.16f", v);
+  return buf;
+}
+
+namespace {
+
+void write_json(std::FILE* f, const Results& r, const OutputOptions& o) {
+  const auto names = r.names();
+  const unsigned frames = r.frame_count();
+  std::fprintf(f, "{\n");
+  std::fprintf(f, "  \"version\": \"%s\",\n", o.version.c_str());
+  if (finite(r.fps)) std::fprintf(f, "  \"fps\": %.2f,\n", r.fps);
+  else std::fprintf(f, "  \"fps\": null,\n");
+  std::fprintf(f, "  \"frames\": [");
+  for (unsigned i = 0; i < frames; ++i) {
+    if (o.subsample > 1 && i % o.subsample) continue;
+    unsigned cnt = 0;
+    for (const auto& n : names) cnt += r.value(n, i).has_value();
+    if (!cnt) continue;
+    std::fprintf(f, "%s", i > 0 ? ",\n" : "\n");
+    std::fprintf(f, "    {\n      \"frameNum\": %u,\n      \"metrics\": {\n", i);
+    unsigned k = 0;
+    for (const auto& n : names) {
+      auto v = r.value(n, i);
+      if (!v) continue;
+      ++k;
+      if (finite(*v))
+        std::fprintf(f, "        \"%s\": %s%s\n", n.c_str(), format_number(*v, o.precision).c_str(),
+                     k < cnt ? "," : "");
+      else
+        std::fprintf(f, "        \"%s\": null%s", n.c_str(), k < cnt ? "," : "");
+    }
+    std::fprintf(f, "      }\n    }");
+  }
+  std::fprintf(f, "\n  ],\n");
+  std::fprintf(f, "  \"pooled_metrics\": {");
+  const auto pools = pool_list(o);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::fprintf(f, "%s", i > 0 ? ",\n" : "\n");
+    std::fprintf(f, "    \"%s\": {", names[i].c_str());
+    bool first = true;
+    for (const auto& p : pools) {
+      auto v = r.pooled(names[i], p, o.subsample);
+      if (!v) continue;
+      std::fprintf(f, "%s", first ? "\n" : ",\n");
+      first = false;
+      if (finite(*v))
+        std::fprintf(f, "      \"%s\": %s", p.name().c_str(), format_number(*v, o.precision).c_str());
+      else
+        std::fprintf(f, "      \"%s\": null", p.name().c_str());
+    }
+    std::fprintf(f, "\n    }");
+  }
+  std::fprintf(f, "\n  },\n");
+  std::fprintf(f, "  \"aggregate_metrics\": {");
+  const auto& agg = r.aggregates();
+  for (std::size_t i = 0; i < agg.size(); ++i) {
+    if (finite(agg[i].second))
+      std::fprintf(f, "\n    \"%s\": %s", agg[i].first.c_str(), format_number(agg[i].second, o.precision).c_str());
+    else
+      std::fprintf(f, "\n    \"%s\": null", agg[i].first.c_str());
+    std::fprintf(f, "%s", i + 1 < agg.size() ? "," : "");
+  }
+  std::fprintf(f, "\n  }\n}\n");
+}
+
+void write_xml(std::FILE* f, const Results& r, const OutputOptions& o) {
+  const auto names = r.names();
+  const unsigned frames = r.frame_count();
+  std::fprintf(f, "<VMAF version=\"%s\">\n", o.version.c_str());
+  std::fprintf(f, "  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n", r.width, r.height);
+  std::fprintf(f, "  <fyi fps=\"%.2f\" />\n", r.fps);
+  std::fprintf(f, "  <frames>\n");
+  for (unsigned i = 0; i < frames; ++i) {
+    if (o.subsample > 1 && i % o.subsample) continue;
+    std::string line;
+    for (const auto& n : names)
+      if (auto v = r.value(n, i)) line += n + "=\"" + format_number(*v, o.precision) + "\" ";
+    if (line.empty()) continue;
+    std::fprintf(f, "    <frame frameNum=\"%u\" %s/>\n", i, line.c_str());
+  }
+  std::fprintf(f, "  </frames>\n  <pooled_metrics>\n");
+  for (const auto& n : names) {
+    std::fprintf(f, "    <metric name=\"%s\" ", n.c_str());
+    for (const auto& p : pool_list(o))
+      if (auto v = r.pooled(n, p, o.subsample))
+        std::fprintf(f, "%s=\"%s\" ", p.name().c_str(), format_number(*v, o.precision).c_str());
+    std::fprintf(f, "/>\n");
+  }
+  std::fprintf(f, "  </pooled_metrics>\n  <aggregate_metrics ");
+  for (const auto& [n, v] : r.aggregates())
+    std::fprintf(f, "%s=\"%s\" ", n.c_str(), format_number(v, o.precision).c_str());
+  std::fprintf(f, "/>\n</VMAF>\n");
+}
+
+void write_csv(std::FILE* f, const Results& r, const OutputOptions& o) {
+  const auto names = r.names();
+  std::fprintf(f, "Frame,");
+  for (const auto& n : names) std::fprintf(f, "%s,", n.c_str());
+  std::fprintf(f, "\n");
+  for (unsigned i = 0; i < r.frame_count(); ++i) {
+    if (o.subsample > 1 && i % o.subsample) continue;
+    std::string line;
+    for (const auto& n : names)
+      if (auto v = r.value(n, i)) line += format_number(*v, o.precision) + ",";
+    if (line.empty()) continue;
+    std::fprintf(f, "%u,%s\n", i, line.c_str());
+  }
+}
+
+void write_sub(std::FILE* f, const Results& r, const OutputOptions& o) {
+  const auto names = r.names();
+  for (unsigned i = 0; i < r.frame_count(); ++i) {
+    if (o.subsample > 1 && i % o.subsample) continue;
+    std::string line;
+    for (const auto& n : names)
+      if (auto v = r.value(n, i)) line += n + ": " + format_number(*v, o.precision) + "|";
+    if (line.empty()) continue;
+    std::fprintf(f, "{%u}{%u}frame: %u|%s\n", i, i + 1, i, line.c_str());
+  }
+}
+
+}  // namespace
+
+void write_output(std::FILE* f, const Results& r, const OutputOptions& o) {
+  switch (o.format) {
+    case OutputFormat::kJson: write_json(f, r, o); break;
+    case OutputFormat::kXml: write_xml(f, r, o); break;
+    case OutputFormat::kCsv: write_csv(f, r, o); break;
+    case OutputFormat::kSub: write_sub(f, r, o); break;
+  }
+}
+
+}  // namespace vqtwin

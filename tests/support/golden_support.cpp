@@ -1,0 +1,169 @@
+#include "golden_support.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "vqtwin/error.hpp"
+#include "vqtwin/output.hpp"
+
+namespace fs = std::filesystem;
+
+namespace vqtwin::test {
+
+std::string shared_dir() {
+  if (const char* e = std::getenv("VQTWIN_SHARED_DIR")) return e;
+  return VQTWIN_SHARED_DIR;
+}
+
+std::string fixtures_dir() {
+  if (const char* e = std::getenv("VQTWIN_FIXTURES_DIR")) return e;
+  return VQTWIN_FIXTURES_DIR;
+}
+
+std::vector<GoldenRun> golden_runs() {
+  std::vector<std::pair<std::string, std::string>> runs;
+  std::ifstream tsv(shared_dir() + "/golden/runs.tsv");
+  std::string line;
+  while (std::getline(tsv, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto tab = line.find('\t');
+    if (tab == std::string::npos) continue;
+    runs.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  std::vector<std::string> pairs;
+  for (const auto& e : fs::directory_iterator(shared_dir() + "/golden"))
+    if (e.is_directory()) pairs.push_back(e.path().filename().string());
+  std::sort(pairs.begin(), pairs.end());
+  std::vector<GoldenRun> out;
+  for (const auto& pair : pairs)
+    for (const auto& [run, args] : runs) {
+      const std::string dir = shared_dir() + "/golden/" + pair + "/";
+      const std::string file = run == "ssim" ? dir + "fork_ssim.json" : dir + run + ".max.json";
+      if (fs::exists(file)) out.push_back({pair, run, args, file});
+    }
+  return out;
+}
+
+std::pair<std::string, std::string> inputs_of(const std::string& pair) {
+  const std::string dir = fixtures_dir() + "/";
+  if (pair.rfind("identical_", 0) == 0) {
+    // identical_<size>_<rest> compares the ref of the fixture pair with the same <size>_<rest>.
+    const std::string tail = pair.substr(std::strlen("identical_"));
+    for (const auto& e : fs::directory_iterator(shared_dir() + "/fixtures")) {
+      const std::string n = e.path().filename().string();
+      if (n.size() > tail.size() + 8 && n.ends_with("_ref.mkv")) {
+        const std::string base = n.substr(0, n.size() - std::strlen("_ref.mkv"));
+        if (base.size() >= tail.size() && base.compare(base.size() - tail.size(), tail.size(), tail) == 0 &&
+            base[base.size() - tail.size() - 1] == '_')
+          return {dir + base + "_ref.y4m", dir + base + "_ref.y4m"};
+      }
+    }
+    throw Error("no fixture for " + pair);
+  }
+  return {dir + pair + "_ref.y4m", dir + pair + "_dist.y4m"};
+}
+
+void apply_args(const std::string& args, RunConfig& cfg) {
+  std::istringstream in(args);
+  std::string tok;
+  while (in >> tok) {
+    if (tok == "--no_prediction") cfg.no_prediction = true;
+    else if (tok == "--feature") {
+      in >> tok;
+      cfg.features.push_back(tok);
+    } else if (tok == "--model") {
+      in >> tok;
+      cfg.models.push_back(tok);
+    } else throw Error("golden args: unexpected '" + tok + "'");
+  }
+}
+
+nlohmann::ordered_json run_to_json(const RunConfig& cfg) {
+  Results results;
+  run(cfg, results);
+  char* buf = nullptr;
+  std::size_t len = 0;
+  std::FILE* mem = open_memstream(&buf, &len);
+  OutputOptions o;
+  o.format = OutputFormat::kJson;
+  o.precision = OutputOptions::kMaxPrecision;
+  o.subsample = cfg.subsample;
+  write_output(mem, results, o);
+  std::fclose(mem);
+  std::string text(buf, len);
+  std::free(buf);
+  return nlohmann::ordered_json::parse(text);
+}
+
+nlohmann::ordered_json load_json(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw Error("cannot read " + path);
+  return nlohmann::ordered_json::parse(f);
+}
+
+namespace {
+
+std::string show(const nlohmann::ordered_json& v) { return v.is_null() ? "null" : v.dump(17); }
+
+// Exact equality of two numbers as written with %.17g (null = a non-finite value).
+bool same_value(const nlohmann::ordered_json& a, const nlohmann::ordered_json& b) {
+  if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
+  if (!a.is_number() || !b.is_number()) return a == b;
+  const double x = a.get<double>(), y = b.get<double>();
+  return std::memcmp(&x, &y, sizeof x) == 0 || (x == 0 && y == 0);
+}
+
+void compare_objects(const std::string& where, const nlohmann::ordered_json& ours, const nlohmann::ordered_json& gold,
+                     const std::vector<std::pair<std::string, std::string>>& rename, std::vector<std::string>& diffs,
+                     std::size_t max_reports) {
+  auto mapped = [&](const std::string& k) {
+    for (const auto& [a, b] : rename)
+      if (a == k) return b;
+    return k;
+  };
+  std::vector<std::string> our_keys, gold_keys;
+  for (auto it = ours.begin(); it != ours.end(); ++it) our_keys.push_back(mapped(it.key()));
+  for (auto it = gold.begin(); it != gold.end(); ++it) gold_keys.push_back(it.key());
+  if (our_keys != gold_keys && diffs.size() < max_reports) {
+    std::string a, b;
+    for (auto& k : our_keys) a += k + " ";
+    for (auto& k : gold_keys) b += k + " ";
+    diffs.push_back(where + ": names [" + a + "] != golden [" + b + "]");
+  }
+  for (auto it = ours.begin(); it != ours.end(); ++it) {
+    const std::string k = mapped(it.key());
+    if (!gold.contains(k)) continue;
+    const auto& g = gold[k];
+    if (it->is_object() && g.is_object()) {
+      compare_objects(where + "." + k, *it, g, rename, diffs, max_reports);
+    } else if (!same_value(*it, g) && diffs.size() < max_reports) {
+      diffs.push_back(where + "." + k + ": " + show(*it) + " != golden " + show(g));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> compare_outputs(const nlohmann::ordered_json& ours, const nlohmann::ordered_json& golden,
+                                         const std::vector<std::pair<std::string, std::string>>& rename,
+                                         std::size_t max_reports) {
+  std::vector<std::string> diffs;
+  const auto& fo = ours["frames"];
+  const auto& fg = golden["frames"];
+  if (fo.size() != fg.size())
+    diffs.push_back("frames: " + std::to_string(fo.size()) + " != golden " + std::to_string(fg.size()));
+  for (std::size_t i = 0; i < std::min(fo.size(), fg.size()); ++i) {
+    if (fo[i]["frameNum"] != fg[i]["frameNum"]) diffs.push_back("frame " + std::to_string(i) + ": frameNum differs");
+    compare_objects("frame " + std::to_string(i), fo[i]["metrics"], fg[i]["metrics"], rename, diffs, max_reports);
+  }
+  compare_objects("pooled_metrics", ours["pooled_metrics"], golden["pooled_metrics"], rename, diffs, max_reports);
+  compare_objects("aggregate_metrics", ours["aggregate_metrics"], golden["aggregate_metrics"], rename, diffs,
+                  max_reports);
+  return diffs;
+}
+
+}  // namespace vqtwin::test
