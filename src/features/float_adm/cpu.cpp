@@ -65,6 +65,9 @@ class FloatAdmCpu final : public Extractor {
     for (int s = 0; s < kScales; ++s) factors_[std::size_t(s)] = csf_factors(s, csf);
     for (std::size_t i = 0; i < kNames.size(); ++i) names_[i] = o.output_name(kNames[i]);
     for (std::size_t i = 0; i < kDebugNames.size(); ++i) debug_names_[i] = o.output_name(kDebugNames[i]);
+    // libvmaf renames only the names its extractor lists as provided, and float_adm does not list
+    // the debug output "adm": it keeps that name whatever the options (checked on libvmaf 3.2).
+    debug_names_[0] = kDebugNames[0];
   }
 
   void init(const PictureFormat& f) override {
