@@ -27,7 +27,16 @@ struct ScaleValues {
 struct ScaleWork {
   Band restored[3], additive[3];  // decouple output r, a (h, v, d)
   Band csf[3], mask[3];           // rf * P and |rf * P| / 30 of the plane being masked against
+  std::vector<float> rows;        // row buffers of the loops below
 };
+
+// The steps of scale_values, exposed for the unit tests (each against its per-cell definition).
+// Decouple on the work rect into work.restored / work.additive.
+void decouple_planes(const Subbands& ref, const Subbands& dis, const ScaleSettings& s, ScaleWork& work);
+// work.csf = rf * src, work.mask = f32(1/30 * |rf * src|) on the work rect.
+void csf_planes(const Band src[3], const float rf[3], ScaleWork& work);
+// Contrast-masked sum (spec §7) of src against work.csf / work.mask on the pool rect.
+float masked_sum(const Band src[3], const float rf[3], double noise_weight, const ScaleSettings& s, ScaleWork& work);
 
 ScaleValues scale_values(const Subbands& ref, const Subbands& dis, CsfFactors factors, const ScaleSettings& s,
                          ScaleWork& work);

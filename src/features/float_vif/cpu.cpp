@@ -21,8 +21,9 @@ constexpr int kScales = 4;
 // Planes and row buffers of one extract() call, kept per thread so that concurrent frames never
 // share them and a thread does not reallocate them frame after frame.
 struct Workspace {
-  FloatPlane ref_in, dis_in;     // converted samples (before prescale)
-  FloatPlane ref[2], dis[2];     // current scale and the next one, swapped between scales
+  FloatPlane ref_in, dis_in;          // converted samples
+  FloatPlane ref_scaled, dis_scaled;  // after vif_prescale (when it changes the size)
+  FloatPlane ref[2], dis[2];          // scales 1..3, alternating between the two
   ScaleScratch scratch;
 };
 
@@ -70,20 +71,28 @@ class FloatVifCpu final : public Extractor {
     ws.dis_in.resize(width_, height_);
     luma_to_float(ref, ws.ref_in.px.data());
     luma_to_float(dist, ws.dis_in.px.data());
-    prescale(ws.ref_in, method_, scaled_w_, scaled_h_, ws.ref[0]);
-    prescale(ws.dis_in, method_, scaled_w_, scaled_h_, ws.dis[0]);
+    const FloatPlane* r = &ws.ref_in;
+    const FloatPlane* d = &ws.dis_in;
+    if (scaled_w_ != width_ || scaled_h_ != height_) {
+      prescale(ws.ref_in, method_, scaled_w_, scaled_h_, ws.ref_scaled);
+      prescale(ws.dis_in, method_, scaled_w_, scaled_h_, ws.dis_scaled);
+      r = &ws.ref_scaled;
+      d = &ws.dis_scaled;
+    }
 
     std::array<ScaleSums, kScales> sums{};
-    int cur = 0;
+    int next = 0;
     for (int s = skip_scale0_ ? 1 : 0; s < kScales; ++s) {
       const std::vector<float>& k = kernels_[std::size_t(s)];
       if (s > 0) {
         // The new scale's kernel serves as anti-alias filter on the previous scale's plane.
-        blur_decimate(ws.ref[cur], k, ws.ref[1 - cur], ws.scratch);
-        blur_decimate(ws.dis[cur], k, ws.dis[1 - cur], ws.scratch);
-        cur = 1 - cur;
+        blur_decimate(*r, k, ws.ref[next], ws.scratch);
+        blur_decimate(*d, k, ws.dis[next], ws.scratch);
+        r = &ws.ref[next];
+        d = &ws.dis[next];
+        next ^= 1;
       }
-      sums[std::size_t(s)] = scale_sums(ws.ref[cur], ws.dis[cur], k, params_, ws.scratch);
+      sums[std::size_t(s)] = scale_sums(*r, *d, k, params_, ws.scratch);
     }
     emit(sums, index, out);
   }

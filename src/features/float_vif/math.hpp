@@ -9,13 +9,20 @@
 
 #include "core/hd.hpp"
 
+// The per-pixel functions are inlined into the row loops (a call per pixel would block SIMD lanes).
+#if defined(__CUDACC__)
+#define VQTWIN_VIF_INLINE __forceinline__
+#elif defined(__GNUC__)
+#define VQTWIN_VIF_INLINE inline __attribute__((always_inline))
+#else
+#define VQTWIN_VIF_INLINE inline
+#endif
+
 namespace vqtwin::float_vif {
 
 // libvmaf's fast log2 (VIF_OPT_FAST_LOG2): exponent field plus a degree-8 polynomial of the mantissa,
 // all in float. Not libm log2: the polynomial's rounding is part of the numbers.
-VQTWIN_HD inline float log2_approx(float x) {
-  if (x == 0.0f) return -INFINITY;
-  if (x < 0.0f) return NAN;
+VQTWIN_HD VQTWIN_VIF_INLINE float log2_approx(float x) {
   std::uint32_t bits;
   std::memcpy(&bits, &x, sizeof bits);
   const int exponent = int((bits >> 23) & 0xFFu);
@@ -23,15 +30,19 @@ VQTWIN_HD inline float log2_approx(float x) {
   float m;
   std::memcpy(&m, &mantissa_bits, sizeof m);
   const float t = m - 1.0f;
-  constexpr float c[9] = {-0.012671635276421f, 0.064841182402670f, -0.157048836463065f,
-                          0.257167726303123f,  -0.353800560300520f, 0.480131410397451f,
-                          -0.721314327952201f, 1.442694803896991f,  0.0f};
+  // Horner, highest coefficient first, from v = 0 (written out: a loop here blocks vectorisation).
   float v = 0.0f;
-  for (int k = 0; k < 9; ++k) {
-    v = v * t;  // two roundings, never fused
-    v = v + c[k];
-  }
-  return float(exponent - 127) + v;
+  v = v * t + -0.012671635276421f;  // each line: one float multiply, one float add (never fused)
+  v = v * t + 0.064841182402670f;
+  v = v * t + -0.157048836463065f;
+  v = v * t + 0.257167726303123f;
+  v = v * t + -0.353800560300520f;
+  v = v * t + 0.480131410397451f;
+  v = v * t + -0.721314327952201f;
+  v = v * t + 1.442694803896991f;
+  v = v * t + 0.0f;
+  const float result = float(exponent - 127) + v;
+  return x == 0.0f ? -INFINITY : (x < 0.0f ? NAN : result);
 }
 
 // Constants of the per-pixel statistic, fixed per context.
@@ -51,7 +62,7 @@ inline StatParams make_stat_params(double gain_limit, double sigma_nsq) {
 
 // One pixel's numerator and denominator from the five filtered moments (spec §6, in its order:
 // each test sees the values left by the previous one; NaN-safe comparisons as libvmaf's macros).
-VQTWIN_HD inline void pixel_num_den(float mu1, float mu2, float xx, float yy, float xy, const StatParams& p,
+VQTWIN_HD VQTWIN_VIF_INLINE void pixel_num_den(float mu1, float mu2, float xx, float yy, float xy, const StatParams& p,
                                     float& num, float& den) {
   constexpr float eps = 1.0e-10f;
   const float mu1_sq = mu1 * mu1;

@@ -2,6 +2,7 @@
 // double expressions rounded to float, weights and sums float, the edge mirror works on floats.
 #include "features/float_vif/prescale.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace vqtwin::float_vif {
@@ -138,7 +139,7 @@ bool parse_prescale_method(std::string_view name, PrescaleMethod& out) {
 void prescale(const FloatPlane& src, PrescaleMethod method, int dst_w, int dst_h, FloatPlane& dst) {
   dst.resize(dst_w, dst_h);
   if (dst_w == src.w && dst_h == src.h) {
-    dst.px = src.px;
+    std::copy(src.px.begin(), src.px.begin() + std::ptrdiff_t(src.w) * src.h, dst.px.begin());
     return;
   }
   switch (method) {

@@ -1,6 +1,12 @@
 // float_vif's per-scale filters, statistic and sums (spec float_vif.md §4-§7).
 #include "features/float_vif/scale.hpp"
 
+// Let GCC evaluate both sides of a float select (if-conversion) in the lane loops: FP exception
+// flags are never read here, and this flag changes no value (unlike -ffast-math's other parts).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")
+#endif
+
 #include <cstddef>
 
 namespace vqtwin::float_vif {
@@ -70,6 +76,14 @@ void horizontal(const float* __restrict in, std::span<const float> k, float* __r
   }
 }
 
+// The per-pixel statistic of one row (lanes: each column independent).
+void statistic_row(const float* __restrict mu1, const float* __restrict mu2, const float* __restrict xx,
+                   const float* __restrict yy, const float* __restrict xy, const StatParams& params,
+                   float* __restrict num, float* __restrict den, int w) {
+  const StatParams p = params;
+  for (int j = 0; j < w; ++j) pixel_num_den(mu1[j], mu2[j], xx[j], yy[j], xy[j], p, num[j], den[j]);
+}
+
 }  // namespace
 
 ScaleSums scale_sums(const FloatPlane& ref, const FloatPlane& dis, std::span<const float> kernel,
@@ -78,13 +92,15 @@ ScaleSums scale_sums(const FloatPlane& ref, const FloatPlane& dis, std::span<con
   const int h = ref.h;
   const int r = int(kernel.size()) / 2;
   const std::size_t padded = std::size_t(w + 2 * r);
-  scratch.rows.resize(5 * padded + 5 * std::size_t(w));
+  scratch.rows.resize(5 * padded + 7 * std::size_t(w));
   float* vert[5];
   float* filt[5];
   for (int m = 0; m < 5; ++m) {
     vert[m] = scratch.rows.data() + std::size_t(m) * padded + std::size_t(r);
     filt[m] = scratch.rows.data() + 5 * padded + std::size_t(m) * std::size_t(w);
   }
+  float* num_row = scratch.rows.data() + 5 * padded + 5 * std::size_t(w);
+  float* den_row = num_row + w;
 
   float acc_num = 0.0f;
   float acc_den = 0.0f;
@@ -94,13 +110,13 @@ ScaleSums scale_sums(const FloatPlane& ref, const FloatPlane& dis, std::span<con
       pad_reflect101(vert[m], w, r);
       horizontal(vert[m], kernel, filt[m], w, 1);
     }
+    statistic_row(filt[0], filt[1], filt[2], filt[3], filt[4], params, num_row, den_row, w);
+    // The order-dependent part: the row's values in column order, then the rows in order.
     float row_num = 0.0f;
     float row_den = 0.0f;
     for (int j = 0; j < w; ++j) {
-      float num, den;
-      pixel_num_den(filt[0][j], filt[1][j], filt[2][j], filt[3][j], filt[4][j], params, num, den);
-      row_num += num;
-      row_den += den;
+      row_num += num_row[j];
+      row_den += den_row[j];
     }
     acc_num += row_num;
     acc_den += row_den;
