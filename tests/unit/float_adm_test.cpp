@@ -15,6 +15,7 @@
 #include "features/float_adm/csf.hpp"
 #include "features/float_adm/dwt.hpp"
 #include "features/float_adm/math.hpp"
+#include "features/float_adm/scale.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
@@ -221,6 +222,115 @@ TEST(FloatAdmDecouple, HandCases) {
   }
 }
 
+// ---- the row loops of one scale vs their per-cell definitions ----
+
+Subbands random_bands(int w, int h, unsigned seed, float scale) {
+  Subbands b;
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> u(0.0f, scale);
+  for (Band* band : {&b.a, &b.h, &b.v, &b.d}) {
+    band->resize(w, h);
+    for (float& v : band->px) v = std::round(u(rng) * 16.0f) / 16.0f;
+  }
+  // Special cells: zeros, equal, opposite and proportional pairs.
+  b.h.px[0] = 0.0f;
+  b.v.px[1] = -0.0f;
+  return b;
+}
+
+Subbands distorted(const Subbands& ref, unsigned seed) {
+  Subbands d = ref;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> kind(0, 4);
+  std::normal_distribution<float> u(0.0f, 3.0f);
+  for (Band* band : {&d.h, &d.v, &d.d})
+    for (float& v : band->px) {
+      switch (kind(rng)) {
+        case 0: break;                      // identical
+        case 1: v = v * 0.5f; break;        // attenuated, same angle
+        case 2: v = -v; break;              // opposite
+        case 3: v = v * 1.25f; break;       // enhanced
+        default: v = v + u(rng); break;     // noise
+      }
+    }
+  return d;
+}
+
+TEST(FloatAdmScale, DecoupleRowsEqualTheCellDefinition) {
+  for (double egl : {100.0, 1.0}) {
+    const Subbands ref = random_bands(41, 23, 1, 20.0f), dis = distorted(ref, 2);
+    ScaleSettings s;
+    s.gain_limit = egl;
+    s.rcp_table = kRcpssTable;
+    ScaleWork work;
+    decouple_planes(ref, dis, s, work);
+    const Rect wr = work_rect(41, 23);
+    for (int i = wr.top; i < wr.bottom; ++i)
+      for (int j = wr.left; j < wr.right; ++j) {
+        const float o[3] = {ref.h.row(i)[j], ref.v.row(i)[j], ref.d.row(i)[j]};
+        const float t[3] = {dis.h.row(i)[j], dis.v.row(i)[j], dis.d.row(i)[j]};
+        float r[3], a[3];
+        decouple_cell(o, t, egl, kCosOneDegreeSq, kRcpssTable, r, a);
+        for (int k = 0; k < 3; ++k) {
+          ASSERT_EQ(bits_of(work.restored[k].row(i)[j]), bits_of(r[k])) << egl << " " << i << "," << j << " " << k;
+          ASSERT_EQ(bits_of(work.additive[k].row(i)[j]), bits_of(a[k])) << egl << " " << i << "," << j << " " << k;
+        }
+      }
+  }
+}
+
+// Spec §7 cell by cell, with libvmaf's neighbour mirror (-1 -> 1, n -> n-1).
+float literal_masked_sum(const Band src[3], const Band csf[3], const Band mask[3], const float rf[3], double nw,
+                         bool bypass) {
+  const int w = src[0].w, h = src[0].h;
+  const Rect pr = pool_rect(w, h);
+  auto mirror = [](int q, int n) { return q < 0 ? 1 : (q >= n ? n - 1 : q); };
+  float acc[3] = {0, 0, 0};
+  for (int i = pr.top; i < pr.bottom; ++i) {
+    float inner[3] = {0, 0, 0};
+    for (int j = pr.left; j < pr.right; ++j) {
+      float thr = 0;
+      for (int k = 0; k < 3 && !bypass; ++k) {
+        float sum = 0;
+        for (int di = -1; di <= 1; ++di)
+          for (int dj = -1; dj <= 1; ++dj) {
+            if (di == 0 && dj == 0) sum = float(double(sum) + kOneBy15 * double(std::fabs(csf[k].row(i)[j])));
+            else sum += mask[k].row(mirror(i + di, h))[mirror(j + dj, w)];
+          }
+        thr += sum;
+      }
+      for (int k = 0; k < 3; ++k) {
+        float x = std::fabs(src[k].row(i)[j] * rf[k]) - thr;
+        x = x < 0 ? 0 : x;
+        inner[k] += x * x * x;
+      }
+    }
+    for (int k = 0; k < 3; ++k) acc[k] += inner[k];
+  }
+  const float e = float(1.0 / 3.0);
+  const float noise = std::pow(float((pr.right - pr.left) * (pr.bottom - pr.top) * nw), e);
+  return ((std::pow(acc[0], e) + noise) + (std::pow(acc[1], e) + noise)) + (std::pow(acc[2], e) + noise);
+}
+
+TEST(FloatAdmScale, MaskedSumEqualsTheCellDefinitionAlsoAtBandEdges) {
+  // 3x3 and 9x5 bands: the pool rect touches the band edges (the mirrored neighbours are read).
+  for (auto [w, h] : {std::pair{3, 3}, std::pair{9, 5}, std::pair{36, 21}, std::pair{14, 17}}) {
+    const Subbands ref = random_bands(w, h, 5, 20.0f), dis = distorted(ref, 6);
+    ScaleSettings s;
+    s.rcp_table = kRcpssTable;
+    ScaleWork work;
+    decouple_planes(ref, dis, s, work);
+    const float rf[3] = {0.03f, 0.03f, 0.014f};
+    csf_planes(work.additive, rf, work);
+    for (bool bypass : {false, true}) {
+      s.bypass_cm = bypass;
+      const float got = masked_sum(work.restored, rf, 0.03125, s, work);
+      const float want = literal_masked_sum(work.restored, work.csf, work.mask, rf, 0.03125, bypass);
+      EXPECT_EQ(bits_of(got), bits_of(want)) << w << "x" << h << " bypass " << bypass;
+    }
+  }
+}
+
 // ---- the extractor ----
 
 // Single-threaded use only (one extract at a time in these tests).
@@ -307,6 +417,10 @@ TEST(FloatAdmExtractor, OptionsRenameAndChangeTheOutputs) {
   EXPECT_EQ(skip.order[0], "adm2_dlmw_0.8_ssz");
   EXPECT_EQ(skip.values.at("adm_scale0_dlmw_0.8_ssz"), 0.0);
   EXPECT_EQ(skip.values.at("adm_scale1_dlmw_0.8_ssz"), base.values.at("adm_scale1"));  // later scales unchanged
+  // libvmaf never renames the debug output "adm" (it is not in its provided list); the others it does.
+  const MapSink dbg_ssz = run_once({{"debug", "true"}, {"adm_skip_scale0", "true"}}, ref, dis);
+  EXPECT_EQ(dbg_ssz.order[7], "adm");
+  EXPECT_EQ(dbg_ssz.order[8], "adm_num_ssz");
   const MapSink dbg = run_once({{"debug", "true"}}, ref, dis);
   ASSERT_EQ(dbg.order.size(), 18u);
   EXPECT_EQ(dbg.order[7], "adm");
