@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "features/integer_adm/dwt.hpp"
 #include "features/integer_adm/math.hpp"
 #include "vqtwin/error.hpp"
 
@@ -33,34 +34,16 @@ template <class T>
 struct Buffers;
 template <>
 struct Buffers<int16_t> {
-  static std::vector<int16_t>& lo(Workspace& ws) { return ws.lo16; }
-  static std::vector<int16_t>& hi(Workspace& ws) { return ws.hi16; }
   static std::vector<int16_t>& band(Workspace& ws, int img, int t) { return ws.band16[img][t]; }
   static std::vector<int16_t>& rst(Workspace::Slot& s, int t) { return s.rst16[t]; }
   static std::vector<int16_t>& q(Workspace::Slot& s, int t) { return s.q16[t]; }
 };
 template <>
 struct Buffers<int32_t> {
-  static std::vector<int32_t>& lo(Workspace& ws) { return ws.lo32; }
-  static std::vector<int32_t>& hi(Workspace& ws) { return ws.hi32; }
   static std::vector<int32_t>& band(Workspace& ws, int img, int t) { return ws.band32[img][t]; }
   static std::vector<int32_t>& rst(Workspace::Slot& s, int t) { return s.rst32[t]; }
   static std::vector<int32_t>& q(Workspace::Slot& s, int t) { return s.q32[t]; }
 };
-
-// DWT rounding of scales 1-3: vertical (shift, round), horizontal (shift, round).
-constexpr int kVShift[4] = {0, 0, 16, 16};
-constexpr int64_t kVRound[4] = {0, 0, 32768, 32768};
-constexpr int kHShift[4] = {0, 15, 16, 15};
-constexpr int64_t kHRound[4] = {0, 16384, 32768, 16384};
-
-// The padded neighbours of a line of n values at p[0..n): p[-1] = p[1], p[n] = p[n-1], p[n+1] = p[n-2].
-template <class T>
-void pad_dwt_line(T* p, int n) {
-  p[-1] = p[1];
-  p[n] = p[n - 1];
-  p[n + 1] = p[n - 2];
-}
 
 // box[j] = mask[j-1] + mask[j] + mask[j+1] over pool columns, with the masking window's mirror.
 void box_sums(int32_t* mask, int32_t* box, const Rect& pool, int w) {
@@ -122,13 +105,13 @@ std::unique_ptr<Workspace, void (*)(Workspace*)> Computer::make_workspace() cons
   return ws;
 }
 
-template <class T, class Vertical>
-ScaleScores Computer::run_scale(int scale, Vertical&& vertical, int32_t* const a_out[2], Workspace& ws,
+template <class T, class DwtRow>
+ScaleScores Computer::run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_out[2], Workspace& ws,
                                 const RowKernels& k) const {
   using B = Buffers<T>;
   constexpr bool kScale0 = sizeof(T) == 2;
   const ScaleGeometry& g = geometry_[scale];
-  const int w = g.w, h = g.h, n_in = in_w_[scale];
+  const int w = g.w, h = g.h;
   const Rect& pool = g.pool;
   const Rect& need = g.needed;
   const bool lowpass_only = scale == 0 && settings_.skip_scale0;
@@ -137,8 +120,6 @@ ScaleScores Computer::run_scale(int scale, Vertical&& vertical, int32_t* const a
   const uint16_t* r0 = factors_.r0;
   const uint32_t* rs = factors_.rs[scale];
 
-  T* lo = B::lo(ws).data() + 1;
-  T* hi = B::hi(ws).data() + 1;
   T* band[2][3];
   for (int img = 0; img < 2; ++img)
     for (int t = 0; t < 3; ++t) band[img][t] = B::band(ws, img, t).data();
@@ -196,14 +177,7 @@ ScaleScores Computer::run_scale(int scale, Vertical&& vertical, int32_t* const a
   };
 
   for (int y = 0; y < h; ++y) {
-    for (int img = 0; img < 2; ++img) {
-      vertical(img, y, lo, hi);
-      pad_dwt_line(lo, n_in);
-      pad_dwt_line(hi, n_in);
-      int32_t* a = a_out[img] + std::size_t(y) * std::size_t(w);
-      if constexpr (kScale0) k.dwt0_horizontal(lo, hi, w, a, band[img][1], band[img][0], band[img][2]);
-      else k.dwt_horizontal(lo, hi, w, kHShift[scale], kHRound[scale], a, band[img][1], band[img][0], band[img][2]);
-    }
+    for (int img = 0; img < 2; ++img) dwt_row(img, y, a_out[img] + std::size_t(y) * std::size_t(w), band[img]);
     if (lowpass_only) continue;
     if (y >= pool.top && y < pool.bottom) {
       uint64_t sums[3] = {0, 0, 0};
@@ -248,23 +222,22 @@ FrameScores Computer::compute(const Picture& ref, const Picture& dis, Workspace&
   const Picture* pics[2] = {&ref, &dis};
   int32_t* const a0[2] = {ws.a[0][0].data(), ws.a[0][1].data()};
   int32_t* const a1[2] = {ws.a[1][0].data(), ws.a[1][1].data()};
-  const int H = height_, W = width_, bpc = bitdepth_;
-  if (bpc == 8) {
+  int16_t* lo16 = ws.lo16.data();
+  int16_t* hi16 = ws.hi16.data();
+  if (bitdepth_ == 8) {
     f.scale[0] = run_scale<int16_t>(
         0,
-        [&](int img, int y, int16_t* lo, int16_t* hi) {
-          const uint8_t* rows[4];
-          for (int t = 0; t < 4; ++t) rows[t] = pics[img]->row<uint8_t>(0, dwt_source(2 * y - 1 + t, H));
-          k.dwt0_vertical_u8(rows, W, bpc, lo, hi);
+        [&](int img, int y, int32_t* a, int16_t* const band[3]) {
+          dwt0_row(pics[img]->row<uint8_t>(0, 0), pics[img]->stride(0), width_, height_, 8, y, lo16, hi16, a, band,
+                   k);
         },
         a0, ws, k);
   } else {
     f.scale[0] = run_scale<int16_t>(
         0,
-        [&](int img, int y, int16_t* lo, int16_t* hi) {
-          const uint16_t* rows[4];
-          for (int t = 0; t < 4; ++t) rows[t] = pics[img]->row<uint16_t>(0, dwt_source(2 * y - 1 + t, H));
-          k.dwt0_vertical_u16(rows, W, bpc, lo, hi);
+        [&](int img, int y, int32_t* a, int16_t* const band[3]) {
+          dwt0_row(pics[img]->row<uint16_t>(0, 0), pics[img]->stride(0), width_, height_, bitdepth_, y, lo16, hi16,
+                   a, band, k);
         },
         a0, ws, k);
   }
@@ -272,14 +245,10 @@ FrameScores Computer::compute(const Picture& ref, const Picture& dis, Workspace&
   for (int s = 1; s < 4; ++s) {
     int32_t* const* in = (s % 2 == 1) ? a0 : a1;
     int32_t* const* out = (s % 2 == 1) ? a1 : a0;
-    const int in_w = in_w_[s], in_h = in_h_[s];
     f.scale[s] = run_scale<int32_t>(
         s,
-        [&](int img, int y, int32_t* lo, int32_t* hi) {
-          const int32_t* rows[4];
-          for (int t = 0; t < 4; ++t)
-            rows[t] = in[img] + std::size_t(dwt_source(2 * y - 1 + t, in_h)) * std::size_t(in_w);
-          k.dwt_vertical(rows, in_w, kVShift[s], kVRound[s], lo, hi);
+        [&](int img, int y, int32_t* a, int32_t* const band[3]) {
+          dwt123_row(s, in[img], in_w_[s], in_h_[s], y, ws.lo32.data(), ws.hi32.data(), a, band, k);
         },
         out, ws, k);
   }

@@ -39,8 +39,8 @@ class Computer {
   const ScaleGeometry& geometry(int scale) const { return geometry_[scale]; }
 
  private:
-  template <class T, class Vertical>
-  ScaleScores run_scale(int scale, Vertical&& vertical, int32_t* const a_out[2], Workspace& ws,
+  template <class T, class DwtRow>
+  ScaleScores run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_out[2], Workspace& ws,
                         const RowKernels& k) const;
 
   Settings settings_;
