@@ -305,6 +305,112 @@ void den0(const int16_t* const ref[3], int x0, int x1, uint64_t sums[3]) {
   }
 }
 
+
+// ---- scales 1-3: CSF, masks, contrast masking, denominator ----
+
+// Joins the int32 results held in the low dwords of two qword vectors (even and odd elements).
+inline __m256i join_even_odd(__m256i even, __m256i odd) {
+  return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+}
+
+// int32((r * p + 2^27) >> 28) on 8 lanes, r < 2^31: the low 32 bits of an arithmetic shift by 28
+// are bits 28..59 of the int64 product, which the logical shift gives too.
+inline __m256i csf8(__m256i p, __m256i r) {
+  const __m256i round = _mm256_set1_epi64x(int64_t(1) << 27);
+  const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(p, r), round), 28);
+  const __m256i odd = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(p, 32), r), round), 28);
+  return join_even_odd(even, odd);
+}
+
+// int32((k * |c| - 2^31) >> 32) on 8 lanes: the high dword of the int64 value (|c| <= 2^31 read
+// as unsigned, as the scalar rule's int64 |c|).
+inline __m256i scaled_mask8(__m256i abs_c, __m256i k) {
+  const __m256i bias = _mm256_set1_epi64x(int64_t(1) << 31);
+  const __m256i even = _mm256_sub_epi64(_mm256_mul_epu32(abs_c, k), bias);
+  const __m256i odd = _mm256_sub_epi64(_mm256_mul_epu32(_mm256_srli_epi64(abs_c, 32), k), bias);
+  return _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xAA);
+}
+
+inline bool fits_int32_factors(const uint32_t r[3]) {
+  return r[0] < 0x80000000u && r[1] < 0x80000000u && r[2] < 0x80000000u;
+}
+
+void csf123(const int32_t* const p[3], int x0, int x1, const uint32_t r[3], int32_t* mask, int32_t* centre) {
+  if (!fits_int32_factors(r)) return scalar_kernels().csf123(p, x0, x1, r, mask, centre);
+  const __m256i k30 = _mm256_set1_epi32(143165577), k15 = _mm256_set1_epi32(286331153);
+  int x = x0;
+  for (; x + 8 <= x1; x += 8) {
+    __m256i m = _mm256_setzero_si256(), c = _mm256_setzero_si256();
+    for (int t = 0; t < 3; ++t) {
+      const __m256i v = csf8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p[t] + x)),
+                             _mm256_set1_epi32(int32_t(r[t])));
+      const __m256i a = _mm256_abs_epi32(v);
+      m = _mm256_add_epi32(m, scaled_mask8(a, k30));
+      c = _mm256_add_epi32(c, scaled_mask8(a, k15));
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(mask + x), m);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(centre + x), c);
+  }
+  if (x < x1) scalar_kernels().csf123(p, x, x1, r, mask, centre);
+}
+
+void cm123(const int32_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
+           const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint32_t r[3],
+           uint32_t cube_shift, int64_t cube_round, int64_t sums[3]) {
+  if (!fits_int32_factors(r))
+    return scalar_kernels().cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x0, x1, r, cube_shift,
+                                  cube_round, sums);
+  __m256i acc[3] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+  const __m128i cshift = _mm_cvtsi32_si128(int(cube_shift)), sqshift = _mm_cvtsi32_si128(30);
+  const __m256i cround = _mm256_set1_epi64x(cube_round), sqround = _mm256_set1_epi64x(int64_t(1) << 29);
+  int x = x0;
+  for (; x + 8 <= x1; x += 8) {
+    const __m256i thr = threshold8(box_up, box_mid, box_down, mask_mid, centre_mid, x);
+    for (int t = 0; t < 3; ++t) {
+      const __m256i v = _mm256_abs_epi32(csf8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src[t] + x)),
+                                              _mm256_set1_epi32(int32_t(r[t]))));
+      const __m256i xv = _mm256_max_epi32(_mm256_sub_epi32(v, thr), _mm256_setzero_si256());
+      acc[t] = add_cubes(acc[t], xv, sqshift, sqround, cshift, cround);
+    }
+  }
+  for (int t = 0; t < 3; ++t) sums[t] += hsum64(acc[t]);
+  if (x < x1)
+    scalar_kernels().cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r, cube_shift, cube_round,
+                           sums);
+}
+
+// Values below 2^30 keep (a^2 + 2^qs) >> qs within 32 bits (qs >= 30); larger ones (never seen
+// in practice) take the scalar path for the row.
+void den123(const int32_t* const ref[3], int x0, int x1, uint32_t sq_shift, uint32_t cube_shift, uint64_t cube_round,
+            uint64_t sums[3]) {
+  const int n8 = x0 + (x1 - x0) / 8 * 8;
+  __m256i big = _mm256_setzero_si256();
+  const __m256i limit = _mm256_set1_epi32((1 << 30) - 1);
+  for (int t = 0; t < 3; ++t)
+    for (int x = x0; x < n8; x += 8) {
+      const __m256i a = _mm256_abs_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(ref[t] + x)));
+      // abs(INT_MIN) stays negative: its sign bit flags it like the compare's all-ones.
+      big = _mm256_or_si256(big, _mm256_or_si256(_mm256_cmpgt_epi32(a, limit), a));
+    }
+  if (!_mm256_testz_si256(big, _mm256_set1_epi32(int32_t(0x80000000u))) || sq_shift < 30)
+    return scalar_kernels().den123(ref, x0, x1, sq_shift, cube_shift, cube_round, sums);
+  const __m128i sqs = _mm_cvtsi32_si128(int(sq_shift)), cs = _mm_cvtsi32_si128(int(cube_shift));
+  const __m256i sqr = _mm256_set1_epi64x(int64_t(1) << sq_shift), cr = _mm256_set1_epi64x(int64_t(cube_round));
+  for (int t = 0; t < 3; ++t) {
+    __m256i acc = _mm256_setzero_si256();
+    for (int x = x0; x < n8; x += 8) {
+      const __m256i a = _mm256_abs_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(ref[t] + x)));
+      const __m256i halves[2] = {a, _mm256_srli_epi64(a, 32)};  // even / odd elements
+      for (const __m256i& av : halves) {
+        const __m256i u = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(av, av), sqr), sqs);
+        acc = _mm256_add_epi64(acc, _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(u, av), cr), cs));
+      }
+    }
+    sums[t] += uint64_t(hsum64(acc));
+    for (int x = n8; x < x1; ++x) sums[t] += den_cube_scale123(ref[t][x], sq_shift, cube_shift, cube_round);
+  }
+}
+
 }  // namespace
 #pragma GCC pop_options
 
@@ -319,6 +425,9 @@ RowKernels make_avx2() {
   k.csf0 = csf0;
   k.cm0 = cm0;
   k.den0 = den0;
+  k.csf123 = csf123;
+  k.cm123 = cm123;
+  k.den123 = den123;
   return k;
 }
 
