@@ -5,6 +5,8 @@
 // the target is plain avx2). Row tails and rare out-of-range inputs go to the scalar kernels.
 #include <immintrin.h>
 
+#include <cmath>
+
 #include "features/integer_adm/math.hpp"
 #include "features/integer_adm/rows.hpp"
 
@@ -411,6 +413,70 @@ void den123(const int32_t* const ref[3], int x0, int x1, uint32_t sq_shift, uint
   }
 }
 
+// ---- DWT, scales 1-3, in double lanes ----
+// Inputs are int32 and taps below 2^15, so every product (< 2^46) and 4-term sum (< 2^48) is exact
+// in double; adding the rounding term, scaling by 2^-shift and flooring are exact too. The int32
+// narrowing of the int64 result is the low 32 bits of the exact integer, read from the mantissa
+// after adding 1.5 * 2^52 (valid below 2^51 in magnitude).
+
+inline __m128i floor_to_int32(__m256d sum, __m256d round, __m256d scale) {
+  const __m256d v = _mm256_floor_pd(_mm256_mul_pd(_mm256_add_pd(sum, round), scale));
+  const __m256i bits = _mm256_castpd_si256(_mm256_add_pd(v, _mm256_set1_pd(6755399441055744.0)));
+  const __m256i low = _mm256_permutevar8x32_epi32(bits, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+  return _mm256_castsi256_si128(low);
+}
+
+inline __m256d filter4(const __m256d x[4], const int32_t* c) {
+  __m256d s = _mm256_mul_pd(x[0], _mm256_set1_pd(c[0]));
+  for (int t = 1; t < 4; ++t) s = _mm256_add_pd(s, _mm256_mul_pd(x[t], _mm256_set1_pd(c[t])));
+  return s;
+}
+
+void dwt_vertical(const int32_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi) {
+  const __m256d r = _mm256_set1_pd(double(round)), sc = _mm256_set1_pd(std::ldexp(1.0, -shift));
+  int x = 0;
+  for (; x + 4 <= n; x += 4) {
+    __m256d v[4];
+    for (int t = 0; t < 4; ++t)
+      v[t] = _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[t] + x)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(lo + x), floor_to_int32(filter4(v, kLo), r, sc));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(hi + x), floor_to_int32(filter4(v, kHi), r, sc));
+  }
+  if (x < n) {
+    const int32_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
+    scalar_kernels().dwt_vertical(tail, n - x, shift, round, lo + x, hi + x);
+  }
+}
+
+// Taps of outputs k..k+3: p[2k-1 + t], split from two loads into even / odd positions.
+inline void horizontal_taps(const int32_t* p, __m256d x[4]) {
+  const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+  const __m256i a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p - 1)), idx);
+  const __m256i b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1)), idx);
+  x[0] = _mm256_cvtepi32_pd(_mm256_castsi256_si128(a));
+  x[1] = _mm256_cvtepi32_pd(_mm256_extracti128_si256(a, 1));
+  x[2] = _mm256_cvtepi32_pd(_mm256_castsi256_si128(b));
+  x[3] = _mm256_cvtepi32_pd(_mm256_extracti128_si256(b, 1));
+}
+
+void dwt_horizontal(const int32_t* lo, const int32_t* hi, int n_out, int shift, int64_t round, int32_t* a,
+                    int32_t* v, int32_t* h, int32_t* d) {
+  const __m256d r = _mm256_set1_pd(double(round)), sc = _mm256_set1_pd(std::ldexp(1.0, -shift));
+  int k = 0;
+  // Loads reach p[2k + 8]: keep k + 4 < n_out so they stay inside the padded line.
+  for (; k + 5 <= n_out; k += 4) {
+    __m256d xl[4], xh[4];
+    horizontal_taps(lo + 2 * k, xl);
+    horizontal_taps(hi + 2 * k, xh);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(a + k), floor_to_int32(filter4(xl, kLo), r, sc));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(v + k), floor_to_int32(filter4(xl, kHi), r, sc));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(h + k), floor_to_int32(filter4(xh, kLo), r, sc));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k), floor_to_int32(filter4(xh, kHi), r, sc));
+  }
+  if (k < n_out)
+    scalar_kernels().dwt_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, shift, round, a + k, v + k, h + k, d + k);
+}
+
 }  // namespace
 #pragma GCC pop_options
 
@@ -425,6 +491,8 @@ RowKernels make_avx2() {
   k.csf0 = csf0;
   k.cm0 = cm0;
   k.den0 = den0;
+  k.dwt_vertical = dwt_vertical;
+  k.dwt_horizontal = dwt_horizontal;
   k.csf123 = csf123;
   k.cm123 = cm123;
   k.den123 = den123;
