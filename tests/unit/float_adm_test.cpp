@@ -399,6 +399,24 @@ TEST(FloatAdmExtractor, IdenticalFramesGiveExactOnes) {
   for (int k = 0; k < 4; ++k) EXPECT_EQ(s.values.at("adm_scale" + std::to_string(k)), 1.0);
 }
 
+TEST(FloatAdmExtractor, HighBitDepthsGiveTheSameBitsAsEightBit) {
+  const Picture r8 = make_picture(70, 50, 11), d8 = make_picture(70, 50, 12);
+  const MapSink s8 = run_once({}, r8, d8);
+  for (int depth : {10, 12, 16}) {
+    auto widen = [depth](const Picture& p8) {
+      PictureFormat f = p8.format();
+      f.bitdepth = depth;
+      Picture p(f);
+      for (int y = 0; y < f.height; ++y)
+        for (int x = 0; x < f.width; ++x)
+          p.row<std::uint16_t>(0, y)[x] = std::uint16_t(p8.row<std::uint8_t>(0, y)[x] << (depth - 8));
+      return p;
+    };
+    const MapSink s = run_once({}, widen(r8), widen(d8));
+    for (const auto& [name, v] : s8.values) EXPECT_EQ(s.values.at(name), v) << name << " at " << depth << " bits";
+  }
+}
+
 TEST(FloatAdmExtractor, ZeroDenominatorGivesAdm2OneAndAimZero) {
   // A flat reference has all-zero detail bands: with no noise floor the denominator is 0.
   const Picture ref = make_picture(48, 48, 1, true), dis = make_picture(48, 48, 2);

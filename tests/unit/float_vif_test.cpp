@@ -343,24 +343,33 @@ TEST(FloatVifExtractor, NamesCarryTheOptionSuffixes) {
 }
 
 TEST(FloatVifExtractor, IdenticalFramesScoreNearOneAndBitDepthsAgree) {
-  // The same content at 8 and 10 bits (v << 2) converts to the same floats: same scores.
-  const Picture a8 = make_picture(40, 36, 8, 9);
-  PictureFormat f10 = a8.format();
-  f10.bitdepth = 10;
-  Picture a10(f10);
-  for (int y = 0; y < 36; ++y)
-    for (int x = 0; x < 40; ++x) a10.row<std::uint16_t>(0, y)[x] = std::uint16_t(a8.row<std::uint8_t>(0, y)[x] << 2);
-  MapSink s8, s10;
-  auto e8 = make_vif({});
-  e8->init(a8.format());
-  e8->extract(a8, a8, 0, s8);
-  auto e10 = make_vif({});
-  e10->init(a10.format());
-  e10->extract(a10, a10, 0, s10);
-  for (int s = 0; s < 4; ++s) {
-    const std::string n = "vif_scale" + std::to_string(s);
-    EXPECT_NEAR(s8.values[n][0], 1.0, 1e-5) << n;
-    EXPECT_EQ(bits_of(s8.values[n][0]), bits_of(s10.values[n][0])) << n;
+  // The same content at 10, 12 and 16 bits (v << (depth - 8)) converts to the same floats: same bits.
+  const Picture a8 = make_picture(40, 36, 8, 9), b8 = make_picture(40, 36, 8, 10);
+  auto widen = [](const Picture& p8, int depth) {
+    PictureFormat f = p8.format();
+    f.bitdepth = depth;
+    Picture p(f);
+    for (int y = 0; y < f.height; ++y)
+      for (int x = 0; x < f.width; ++x)
+        p.row<std::uint16_t>(0, y)[x] = std::uint16_t(p8.row<std::uint8_t>(0, y)[x] << (depth - 8));
+    return p;
+  };
+  auto scores = [](const Picture& r, const Picture& d) {
+    MapSink sink;
+    auto e = make_vif({});
+    e->init(r.format());
+    e->extract(r, d, 0, sink);
+    return sink.values;
+  };
+  const auto same8 = scores(a8, a8);
+  for (int s = 0; s < 4; ++s) EXPECT_NEAR(same8.at("vif_scale" + std::to_string(s)).at(0), 1.0, 1e-5) << s;
+  const auto diff8 = scores(a8, b8);
+  for (int depth : {10, 12, 16}) {
+    const auto diff = scores(widen(a8, depth), widen(b8, depth));
+    for (int s = 0; s < 4; ++s) {
+      const std::string n = "vif_scale" + std::to_string(s);
+      EXPECT_EQ(bits_of(diff.at(n).at(0)), bits_of(diff8.at(n).at(0))) << n << " at " << depth << " bits";
+    }
   }
 }
 
