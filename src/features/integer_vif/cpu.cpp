@@ -79,7 +79,7 @@ class VifCpu final : public Extractor {
 
  private:
   Names names_;
-  const RowKernels& kernels_;
+  const KernelSet& kernels_;
   FrameSetup setup_;
   bool debug_ = false;
 };

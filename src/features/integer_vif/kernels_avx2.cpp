@@ -3,10 +3,10 @@
 
 namespace vqtwin::integer_vif {
 
-const RowKernels* avx2_kernels() { return nullptr; }
+const KernelSet* avx2_kernels() { return nullptr; }
 
-const RowKernels& best_kernels() {
-  static const RowKernels* const best = avx2_kernels();
+const KernelSet& best_kernels() {
+  static const KernelSet* const best = avx2_kernels();
   return best ? *best : scalar_kernels();
 }
 

@@ -13,8 +13,11 @@ namespace {
 // unit test checks every entry against an independent high-precision generation).
 float log2_f32(unsigned m) { return static_cast<float>(std::log2(static_cast<double>(m))); }
 
-std::array<std::uint16_t, kLogTableSize> build() {
-  std::array<std::uint16_t, kLogTableSize> t{};
+// A few zero entries past the end let a SIMD gather read 32 bits at the last index.
+using Table = std::array<std::uint16_t, kLogTableSize + 16>;
+
+Table build() {
+  Table t{};
   for (unsigned m = 32767; m < unsigned(kLogTableSize); ++m) {
     // The product by 2048 is exact in binary32; std::round rounds half away from zero.
     const float scaled = log2_f32(m) * 2048.0f;
@@ -26,7 +29,7 @@ std::array<std::uint16_t, kLogTableSize> build() {
 }  // namespace
 
 const std::uint16_t* log2_table() {
-  static const std::array<std::uint16_t, kLogTableSize> table = build();
+  static const Table table = build();
   return table.data();
 }
 

@@ -24,7 +24,7 @@ struct FrameSetup {
 
 // The sums of scales 0..3 (scale 0 left zero when skip_scale0). Thread-safe: every call uses the
 // calling thread's own buffers. Requires width, height >= kMinPlaneSize.
-std::array<Accum, kNumScales> frame_sums(const RowKernels& kernels, const FrameSetup& setup, LumaPlane ref,
+std::array<Accum, kNumScales> frame_sums(const KernelSet& kernels, const FrameSetup& setup, LumaPlane ref,
                                          LumaPlane dist);
 
 }  // namespace vqtwin::integer_vif
