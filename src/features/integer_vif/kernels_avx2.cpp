@@ -16,6 +16,7 @@
 // rest of the library does not need -mavx2. Column order inside a 16-wide block of the sigma rows
 // is permuted (even columns, then odd): the statistic is a sum, so order does not matter.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "features/integer_vif/kernels.hpp"
@@ -616,9 +617,21 @@ const KernelSet* avx2_kernels() { return nullptr; }
 
 #endif
 
+namespace {
+
+const KernelSet* choose_kernels() {
+  // VQTWIN_VIF_KERNELS=scalar forces the portable set (benchmarks, checking the fallback path).
+  if (const char* want = std::getenv("VQTWIN_VIF_KERNELS"); want && std::strcmp(want, "scalar") == 0)
+    return &scalar_kernels();
+  const KernelSet* simd = avx2_kernels();
+  return simd ? simd : &scalar_kernels();
+}
+
+}  // namespace
+
 const KernelSet& best_kernels() {
-  static const KernelSet* const best = avx2_kernels();
-  return best ? *best : scalar_kernels();
+  static const KernelSet* const best = choose_kernels();
+  return *best;
 }
 
 }  // namespace vqtwin::integer_vif
