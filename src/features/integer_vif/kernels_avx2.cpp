@@ -43,7 +43,7 @@ struct PairTaps {
   std::int32_t coef[9] = {};  // (c1 << 16) | c0, both <= 32767
 };
 
-PairTaps pair_taps(Kernel k) {
+constexpr PairTaps pair_taps(Kernel k) {
   PairTaps p;
   auto add = [&](int off, std::uint32_t c0, std::uint32_t c1) {
     p.offset[p.n] = off;
@@ -59,6 +59,18 @@ PairTaps pair_taps(Kernel k) {
     for (int t = 0; t < k.size; t += 2) add(t, k.taps[t], t + 1 < k.size ? k.taps[t + 1] : 0u);
   }
   return p;
+}
+
+// Calls fn.template operator()<scale>() with the scale of kernel k as a compile-time constant, so
+// the tap loops unroll and the coefficients become constants.
+template <class Fn>
+void with_scale(Kernel k, Fn&& fn) {
+  switch (k.size) {
+    case 17: fn.template operator()<0>(); break;
+    case 9: fn.template operator()<1>(); break;
+    case 5: fn.template operator()<2>(); break;
+    default: fn.template operator()<3>(); break;
+  }
 }
 
 // ---- shared helpers ---------------------------------------------------------------------------
@@ -166,8 +178,10 @@ VIF_AVX2 inline void madd_pair(Acc2& acc, __m256i a, __m256i b, __m256i coef) {
   acc.hi = _mm256_add_epi32(acc.hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), coef));
 }
 
-VIF_AVX2 void vertical_u8(const std::uint8_t* const* rx, const std::uint8_t* const* ry, Kernel k, int w,
-                          MomentShifts sh, const PlaneRows& pr) {
+// Scale 0 only (8-bit planes exist only there): the 17-tap kernel as a constant.
+VIF_AVX2 void vertical_u8(const std::uint8_t* const* rx, const std::uint8_t* const* ry, int w, MomentShifts sh,
+                          const PlaneRows& pr) {
+  constexpr Kernel k = kernel_of(0);
   // Terms: centre, then folds 1..half, with coefficients f[half], f[half-1], ..., f[0]; paired in order.
   const int nterms = k.half + 1;
   __m256i coef[(kMaxHalf + 2) / 2];
@@ -227,9 +241,11 @@ VIF_AVX2 inline __m256i load16(const std::uint16_t* p) {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
 }
 
-VIF_AVX2 void vertical_u16(const std::uint16_t* const* rx, const std::uint16_t* const* ry, Kernel k, int w,
-                           MomentShifts sh, const PlaneRows& pr) {
-  const PairTaps pt = pair_taps(k);
+template <int Scale>
+VIF_AVX2 void vertical_u16_s(const std::uint16_t* const* rx, const std::uint16_t* const* ry, int w, MomentShifts sh,
+                             const PlaneRows& pr) {
+  constexpr Kernel k = kernel_of(Scale);
+  constexpr PairTaps pt = pair_taps(k);
   __m256i coef[9];
   for (int i = 0; i < pt.n; ++i) coef[i] = _mm256_set1_epi32(pt.coef[i]);
   const __m256i flip = _mm256_set1_epi16(INT16_MIN);
@@ -287,6 +303,11 @@ VIF_AVX2 void vertical_u16(const std::uint16_t* const* rx, const std::uint16_t* 
   vertical_tail(rx, ry, k, j, w, sh, pr);
 }
 
+void vertical_u16(const std::uint16_t* const* rx, const std::uint16_t* const* ry, Kernel k, int w, MomentShifts sh,
+                  const PlaneRows& pr) {
+  with_scale(k, [&]<int S>() { vertical_u16_s<S>(rx, ry, w, sh, pr); });
+}
+
 // ---- horizontal pass --------------------------------------------------------------------------
 
 // 16 outputs of one plane from column j0: even columns j0, j0+2, ... and odd columns j0+1, ...
@@ -331,34 +352,92 @@ void horizontal_tail(const PlaneRows& pr, Kernel k, int j0, int w, std::int32_t*
   }
 }
 
-VIF_AVX2 void horizontal(const PlaneRows& pr, Kernel k, int w, std::int32_t* s1, std::int32_t* s2,
-                         std::int32_t* s12) {
-  const PairTaps pt = pair_taps(k);
-  __m256i coef[9];
-  for (int i = 0; i < pt.n; ++i) coef[i] = _mm256_set1_epi32(pt.coef[i]);
+// Kernels whose taps all fit an int16 (17, 9, 5): each load at an even offset o serves both the even
+// outputs (taps o, o+1) and the odd outputs (taps o-1, o), halving the loads.
+struct SharedTaps {
+  int n = 0;
+  int offset[9] = {};
+  std::int32_t even[9] = {}, odd[9] = {};
+};
+
+constexpr SharedTaps shared_taps(Kernel k) {
+  SharedTaps st;
+  auto tap = [&](int t) -> std::uint32_t { return t >= 0 && t < k.size ? k.taps[t] : 0u; };
+  for (int o = 0; o < k.size; o += 2) {
+    st.offset[st.n] = o;
+    st.even[st.n] = std::int32_t((tap(o + 1) << 16) | tap(o));
+    st.odd[st.n] = std::int32_t((tap(o) << 16) | tap(o - 1));
+    ++st.n;
+  }
+  return st;
+}
+
+VIF_AVX2 inline void hfilter_shared(const std::int16_t* plane, int j0, int half, const SharedTaps& st,
+                                    const __m256i* ce, const __m256i* co, __m256i& even, __m256i& odd) {
+  even = _mm256_setzero_si256();
+  odd = _mm256_setzero_si256();
+  const std::int16_t* base = plane + j0 - half;
+  for (int i = 0; i < st.n; ++i) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(base + st.offset[i]));
+    even = _mm256_add_epi32(even, _mm256_madd_epi16(v, ce[i]));
+    odd = _mm256_add_epi32(odd, _mm256_madd_epi16(v, co[i]));
+  }
+}
+
+// The sigmas of 16 columns from j0 given the filtered means and a filter for the second moments.
+template <class Filter>
+VIF_AVX2 inline void sigma_block(const PlaneRows& pr, int j0, __m256i mxe, __m256i mxo, __m256i mye, __m256i myo,
+                                 Filter filter, std::int32_t* s1, std::int32_t* s2, std::int32_t* s12) {
+  mxe = flip31(mxe), mxo = flip31(mxo), mye = flip31(mye), myo = flip31(myo);
+  // sigma = E - P for each second moment (written out: an array of these structs costs a memset).
+  auto one = [&](int lo_plane, int hi_plane, __m256i pe, __m256i po, std::int32_t* dst) VIF_AVX2 {
+    __m256i le, lo, he, ho;
+    filter(pr.p[lo_plane], le, lo);
+    filter(pr.p[hi_plane], he, ho);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j0), _mm256_sub_epi32(second_moment(le, he), pe));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j0 + 8), _mm256_sub_epi32(second_moment(lo, ho), po));
+  };
+  one(kBxxLo, kBxxHi, mul_hi_round(mxe, mxe), mul_hi_round(mxo, mxo), s1);
+  one(kByyLo, kByyHi, mul_hi_round(mye, mye), mul_hi_round(myo, myo), s2);
+  one(kBxyLo, kBxyHi, mul_hi_round(mxe, mye), mul_hi_round(mxo, myo), s12);
+}
+
+template <int Scale>
+VIF_AVX2 void horizontal_s(const PlaneRows& pr, int w, std::int32_t* s1, std::int32_t* s2, std::int32_t* s12) {
+  constexpr Kernel k = kernel_of(Scale);
   int j = 0;
-  for (; j + 16 <= w; j += 16) {
-    __m256i mxe, mxo, mye, myo;
-    hfilter(pr.p[kAx], j, k.half, pt, coef, mxe, mxo);
-    hfilter(pr.p[kAy], j, k.half, pt, coef, mye, myo);
-    mxe = flip31(mxe), mxo = flip31(mxo), mye = flip31(mye), myo = flip31(myo);
-    struct Out {
-      int lo, hi;
-      __m256i pe, po;
-      std::int32_t* dst;
-    };
-    Out outs[3] = {{kBxxLo, kBxxHi, mul_hi_round(mxe, mxe), mul_hi_round(mxo, mxo), s1},
-                   {kByyLo, kByyHi, mul_hi_round(mye, mye), mul_hi_round(myo, myo), s2},
-                   {kBxyLo, kBxyHi, mul_hi_round(mxe, mye), mul_hi_round(mxo, myo), s12}};
-    for (const Out& o : outs) {
-      __m256i le, lo, he, ho;
-      hfilter(pr.p[o.lo], j, k.half, pt, coef, le, lo);
-      hfilter(pr.p[o.hi], j, k.half, pt, coef, he, ho);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o.dst + j), _mm256_sub_epi32(second_moment(le, he), o.pe));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o.dst + j + 8), _mm256_sub_epi32(second_moment(lo, ho), o.po));
+  if constexpr (k.taps[k.half] <= 32767) {
+    constexpr SharedTaps st = shared_taps(k);
+    __m256i ce[9], co[9];
+    for (int i = 0; i < st.n; ++i) ce[i] = _mm256_set1_epi32(st.even[i]), co[i] = _mm256_set1_epi32(st.odd[i]);
+    for (; j + 16 <= w; j += 16) {
+      auto filter = [&](const std::int16_t* plane, __m256i& e, __m256i& o) VIF_AVX2 {
+        hfilter_shared(plane, j, k.half, st, ce, co, e, o);
+      };
+      __m256i mxe, mxo, mye, myo;
+      filter(pr.p[kAx], mxe, mxo);
+      filter(pr.p[kAy], mye, myo);
+      sigma_block(pr, j, mxe, mxo, mye, myo, filter, s1, s2, s12);
+    }
+  } else {
+    constexpr PairTaps pt = pair_taps(k);
+    __m256i coef[9];
+    for (int i = 0; i < pt.n; ++i) coef[i] = _mm256_set1_epi32(pt.coef[i]);
+    for (; j + 16 <= w; j += 16) {
+      auto filter = [&](const std::int16_t* plane, __m256i& e, __m256i& o) VIF_AVX2 {
+        hfilter(plane, j, k.half, pt, coef, e, o);
+      };
+      __m256i mxe, mxo, mye, myo;
+      filter(pr.p[kAx], mxe, mxo);
+      filter(pr.p[kAy], mye, myo);
+      sigma_block(pr, j, mxe, mxo, mye, myo, filter, s1, s2, s12);
     }
   }
   horizontal_tail(pr, k, j, w, s1, s2, s12);
+}
+
+void horizontal(const PlaneRows& pr, Kernel k, int w, std::int32_t* s1, std::int32_t* s2, std::int32_t* s12) {
+  with_scale(k, [&]<int S>() { horizontal_s<S>(pr, w, s1, s2, s12); });
 }
 
 // ---- per-pixel statistic ----------------------------------------------------------------------
@@ -509,7 +588,7 @@ Accum scale_sums(const T* x, std::ptrdiff_t stride_x, const T* y, std::ptrdiff_t
       rx[t] = x + r * stride_x;
       ry[t] = y + r * stride_y;
     }
-    if constexpr (sizeof(T) == 1) vertical_u8(rx, ry, f, a.w, sh, pr);
+    if constexpr (sizeof(T) == 1) vertical_u8(rx, ry, a.w, sh, pr);
     else vertical_u16(rx, ry, f, a.w, sh, pr);
     for (std::int16_t* p : pr.p) mirror16(p, a.w, f.half);
     horizontal(pr, f, a.w, s1, s2, s12);
@@ -520,9 +599,10 @@ Accum scale_sums(const T* x, std::ptrdiff_t stride_x, const T* y, std::ptrdiff_t
 
 // ---- downsampling -----------------------------------------------------------------------------
 
-template <class T>
-VIF_AVX2 void vertical_mean(const T* const* rows, Kernel k, int w, Shift sh, std::int16_t* out) {
-  const PairTaps pt = pair_taps(k);
+template <class T, int Scale>
+VIF_AVX2 void vertical_mean(const T* const* rows, int w, Shift sh, std::int16_t* out) {
+  constexpr Kernel k = kernel_of(Scale);
+  constexpr PairTaps pt = pair_taps(k);
   __m256i coef[9];
   for (int i = 0; i < pt.n; ++i) coef[i] = _mm256_set1_epi32(pt.coef[i]);
   const __m128i shift = _mm_cvtsi32_si128(int(sh.shift));
@@ -557,8 +637,10 @@ VIF_AVX2 void vertical_mean(const T* const* rows, Kernel k, int w, Shift sh, std
   }
 }
 
-VIF_AVX2 void horizontal_mean_even(const std::int16_t* v, Kernel k, int out_w, std::uint16_t* out) {
-  const PairTaps pt = pair_taps(k);
+template <int Scale>
+VIF_AVX2 void horizontal_mean_even(const std::int16_t* v, int out_w, std::uint16_t* out) {
+  constexpr Kernel k = kernel_of(Scale);
+  constexpr PairTaps pt = pair_taps(k);
   __m256i coef[9];
   for (int i = 0; i < pt.n; ++i) coef[i] = _mm256_set1_epi32(pt.coef[i]);
   int j = 0;
@@ -592,9 +674,11 @@ void downsample(const T* x, std::ptrdiff_t stride, int w, int h, int bpc, int fr
   const T* rows[kMaxTaps];
   for (int i = 0; i < out_h; ++i) {
     for (int t = 0; t < f.size; ++t) rows[t] = x + std::ptrdiff_t(mirror(2 * i - f.half + t, h)) * stride;
-    vertical_mean<T>(rows, f, w, sh, v);
-    mirror16(v, w, f.half);
-    horizontal_mean_even(v, f, out_w, out + std::ptrdiff_t(i) * out_w);
+    with_scale(f, [&]<int S>() {
+      vertical_mean<T, S>(rows, w, sh, v);
+      mirror16(v, w, f.half);
+      horizontal_mean_even<S>(v, out_w, out + std::ptrdiff_t(i) * out_w);
+    });
   }
 }
 
