@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ std::vector<VifGoldenCase> vif_cases() {
   }
   return out;
 }
+
+void PrintTo(const VifGoldenCase& c, std::ostream* os) { *os << c.pair << " " << c.feature; }
 
 class IntegerVifGolden : public ::testing::TestWithParam<VifGoldenCase> {};
 
