@@ -7,6 +7,7 @@ namespace vqtwin {
 // Each feature folder defines its ExtractorInfo; this is the one list of them (libvmaf's table).
 extern const ExtractorInfo kPsnrInfo;
 extern const ExtractorInfo kIntegerAdmInfo;
+extern const ExtractorInfo kIntegerVifInfo;
 extern const ExtractorInfo kFloatVifInfo;
 extern const ExtractorInfo kFloatAdmInfo;
 
@@ -14,6 +15,7 @@ namespace {
 const ExtractorInfo* const kAll[] = {
     &kPsnrInfo,
     &kIntegerAdmInfo,
+    &kIntegerVifInfo,
     &kFloatVifInfo,
     &kFloatAdmInfo,
 };
