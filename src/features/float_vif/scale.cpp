@@ -7,10 +7,24 @@
 #pragma GCC optimize("no-trapping-math")
 #endif
 
+// The row loops are also built for AVX2 (8 lanes) and picked at run time. Same operations per lane
+// (plain avx2: no FMA; the library forbids contraction anyway), so the same bits as the SSE2 build;
+// tests/unit/float_vif_test.cpp compares the result with libvmaf's literal scalar loops.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define VQTWIN_VIF_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define VQTWIN_VIF_CLONES
+#endif
+
 #include <cstddef>
+#include <cstring>
+#include <stdexcept>
 
 namespace vqtwin::float_vif {
 namespace {
+
+// The widest kernel (ks = 360/97 at scale 0: 65 taps).
+constexpr int kMaxTaps = 65;
 
 // libvmaf's reflect-101, applied once: -q for q < 0, 2n - q - 2 for q >= n.
 inline int reflect101(int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q); }
@@ -25,31 +39,74 @@ void pad_reflect101(float* row, int w, int r) {
 
 // Vertical pass of the five filters for output row i: per column, acc = 0, then acc += k[t] * S
 // for t ascending, S = x, y, x*x, y*y, x*y (the product rounded first, as libvmaf does).
-void vertical_moments(const FloatPlane& ref, const FloatPlane& dis, int i, std::span<const float> k,
-                      float* __restrict m1, float* __restrict m2, float* __restrict xx, float* __restrict yy,
-                      float* __restrict xy) {
+#if defined(__GNUC__)
+// GCC/Clang vector extension: 8 float lanes, each operation one IEEE rounding per lane (SSE2 pairs or
+// one AVX2 register, whichever the clone is built for).
+// Loads and stores are memcpy (unaligned, no aliasing issue), written inline: a function taking or
+// returning this type would change the ABI between the SSE2 and AVX2 clones.
+typedef float Lanes8 __attribute__((vector_size(32)));
+#define VQTWIN_LOAD8(dst, src) std::memcpy(&(dst), (src), sizeof(Lanes8))
+#define VQTWIN_STORE8(dst, src) std::memcpy((dst), &(src), sizeof(Lanes8))
+#endif
+
+VQTWIN_VIF_CLONES void vertical_moments(const FloatPlane& ref, const FloatPlane& dis, int i, std::span<const float> k,
+                                        float* __restrict m1, float* __restrict m2, float* __restrict xx,
+                                        float* __restrict yy, float* __restrict xy) {
   const int w = ref.w;
-  const int r = int(k.size()) / 2;
-  for (int j = 0; j < w; ++j) m1[j] = m2[j] = xx[j] = yy[j] = xy[j] = 0.0f;
-  for (int t = 0; t < int(k.size()); ++t) {
+  const int taps = int(k.size());
+  const int r = taps / 2;
+  const float* rows_a[kMaxTaps];
+  const float* rows_b[kMaxTaps];
+  for (int t = 0; t < taps; ++t) {
     const int q = reflect101(i - r + t, ref.h);
-    const float* __restrict a = ref.row(q);
-    const float* __restrict b = dis.row(q);
-    const float kt = k[std::size_t(t)];
-    for (int j = 0; j < w; ++j) {
-      const float x = a[j];
-      const float y = b[j];
-      m1[j] += kt * x;
-      m2[j] += kt * y;
-      xx[j] += kt * (x * x);
-      yy[j] += kt * (y * y);
-      xy[j] += kt * (x * y);
+    rows_a[t] = ref.row(q);
+    rows_b[t] = dis.row(q);
+  }
+  int j0 = 0;
+#if defined(__GNUC__)
+  // 8 columns at a time, the five accumulators in registers over all taps.
+  for (; j0 + 8 <= w; j0 += 8) {
+    Lanes8 s1 = {}, s2 = {}, sxx = {}, syy = {}, sxy = {};
+    for (int t = 0; t < taps; ++t) {
+      const float kt = k[std::size_t(t)];
+      Lanes8 x, y;
+      VQTWIN_LOAD8(x, rows_a[t] + j0);
+      VQTWIN_LOAD8(y, rows_b[t] + j0);
+      s1 += kt * x;
+      s2 += kt * y;
+      sxx += kt * (x * x);
+      syy += kt * (y * y);
+      sxy += kt * (x * y);
     }
+    VQTWIN_STORE8(m1 + j0, s1);
+    VQTWIN_STORE8(m2 + j0, s2);
+    VQTWIN_STORE8(xx + j0, sxx);
+    VQTWIN_STORE8(yy + j0, syy);
+    VQTWIN_STORE8(xy + j0, sxy);
+  }
+#endif
+  for (int j = j0; j < w; ++j) {
+    float s1 = 0.0f, s2 = 0.0f, sxx = 0.0f, syy = 0.0f, sxy = 0.0f;
+    for (int t = 0; t < taps; ++t) {
+      const float kt = k[std::size_t(t)];
+      const float x = rows_a[t][j];
+      const float y = rows_b[t][j];
+      s1 += kt * x;
+      s2 += kt * y;
+      sxx += kt * (x * x);
+      syy += kt * (y * y);
+      sxy += kt * (x * y);
+    }
+    m1[j] = s1;
+    m2[j] = s2;
+    xx[j] = sxx;
+    yy[j] = syy;
+    xy[j] = sxy;
   }
 }
 
 // Plain vertical pass of one plane at row i (the anti-alias filter of the decimation).
-void vertical_plain(const FloatPlane& src, int i, std::span<const float> k, float* __restrict out) {
+VQTWIN_VIF_CLONES void vertical_plain(const FloatPlane& src, int i, std::span<const float> k, float* __restrict out) {
   const int w = src.w;
   const int r = int(k.size()) / 2;
   for (int j = 0; j < w; ++j) out[j] = 0.0f;
@@ -62,22 +119,38 @@ void vertical_plain(const FloatPlane& src, int i, std::span<const float> k, floa
 
 // Horizontal pass over a padded row: out[j] = sum_t k[t] * in[step*j - r + t], from 0, t ascending.
 // step 1 filters every column; step 2 only the even ones (decimation: out[j] is column 2j).
-void horizontal(const float* __restrict in, std::span<const float> k, float* __restrict out, int n, int step) {
-  const int r = int(k.size()) / 2;
-  for (int j = 0; j < n; ++j) out[j] = 0.0f;
-  for (int t = 0; t < int(k.size()); ++t) {
-    const float kt = k[std::size_t(t)];
-    const float* __restrict s = in - r + t;
-    if (step == 1) {
-      for (int j = 0; j < n; ++j) out[j] += kt * s[j];
-    } else {
-      for (int j = 0; j < n; ++j) out[j] += kt * s[2 * j];
+VQTWIN_VIF_CLONES void horizontal(const float* __restrict in, std::span<const float> k, float* __restrict out, int n,
+                                  int step) {
+  const int taps = int(k.size());
+  const float* __restrict base = in - taps / 2;
+  int j0 = 0;
+#if defined(__GNUC__)
+  if (step == 1) {
+    // 16 columns at a time, two 8-lane accumulators in registers over all taps.
+    for (; j0 + 16 <= n; j0 += 16) {
+      Lanes8 a0 = {}, a1 = {};
+      for (int t = 0; t < taps; ++t) {
+        const float kt = k[std::size_t(t)];
+        Lanes8 x0, x1;
+        VQTWIN_LOAD8(x0, base + t + j0);
+        VQTWIN_LOAD8(x1, base + t + j0 + 8);
+        a0 += kt * x0;
+        a1 += kt * x1;
+      }
+      VQTWIN_STORE8(out + j0, a0);
+      VQTWIN_STORE8(out + j0 + 8, a1);
     }
+  }
+#endif
+  for (int j = j0; j < n; ++j) {
+    float acc = 0.0f;
+    for (int t = 0; t < taps; ++t) acc += k[std::size_t(t)] * base[step * j + t];
+    out[j] = acc;
   }
 }
 
 // The per-pixel statistic of one row (lanes: each column independent).
-void statistic_row(const float* __restrict mu1, const float* __restrict mu2, const float* __restrict xx,
+VQTWIN_VIF_CLONES void statistic_row(const float* __restrict mu1, const float* __restrict mu2, const float* __restrict xx,
                    const float* __restrict yy, const float* __restrict xy, const StatParams& params,
                    float* __restrict num, float* __restrict den, int w) {
   const StatParams p = params;
@@ -91,6 +164,8 @@ ScaleSums scale_sums(const FloatPlane& ref, const FloatPlane& dis, std::span<con
   const int w = ref.w;
   const int h = ref.h;
   const int r = int(kernel.size()) / 2;
+  // Valid kernel scales give at most 65 taps (360/97 at scale 0).
+  if (kernel.size() > std::size_t(kMaxTaps)) throw std::logic_error("float_vif: kernel wider than 65 taps");
   const std::size_t padded = std::size_t(w + 2 * r);
   scratch.rows.resize(5 * padded + 7 * std::size_t(w));
   float* vert[5];
