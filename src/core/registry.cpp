@@ -6,10 +6,16 @@ namespace vqtwin {
 
 // Each feature folder defines its ExtractorInfo; this is the one list of them (libvmaf's table).
 extern const ExtractorInfo kPsnrInfo;
+extern const ExtractorInfo kFloatSsimInfo;
+extern const ExtractorInfo kFloatMsSsimInfo;
+extern const ExtractorInfo kIntegerSsimInfo;
 
 namespace {
 const ExtractorInfo* const kAll[] = {
     &kPsnrInfo,
+    &kFloatSsimInfo,
+    &kFloatMsSsimInfo,
+    &kIntegerSsimInfo,
 };
 }  // namespace
 
