@@ -6,14 +6,10 @@
 
 #include "features/float_ms_ssim/math.hpp"
 #include "features/float_ssim/math.hpp"
+#include "features/ssim_common/vector.hpp"
 
 namespace vqtwin::float_ms_ssim {
 namespace {
-
-// Eight outputs per step; each lane adds its own 81 taps in the reference order.
-constexpr int kLanes = 8;
-typedef float VecF __attribute__((vector_size(kLanes * sizeof(float))));
-typedef double VecD __attribute__((vector_size(kLanes * sizeof(double))));
 
 // Outputs sit on even source columns, so tap dx of output x reads source column 2x + dx. Splitting
 // each mirrored, padded source row into its even and odd samples makes those reads contiguous:
@@ -22,20 +18,16 @@ constexpr int kCacheSlots = 16;  // > 9 rows of one window, a power of two for t
 
 struct Scratch {
   int width = 0, height = 0;
-  std::size_t span = 0, half_len = 0;
+  std::size_t half_len = 0;
   std::vector<float> rows;  // kCacheSlots x (even, odd)
   int tag[kCacheSlots];
-  std::vector<float> out;
 
   void size_for(int w, int h) {
     width = w;
     height = h;
-    const std::size_t ow = std::size_t(half_size(w));
-    span = (ow + kLanes - 1) / kLanes * kLanes;
-    half_len = span + kLpfRadius + 1;
-    rows.assign(std::size_t(kCacheSlots) * 2 * half_len, 0.0f);
+    half_len = std::size_t(half_size(w)) + kLpfRadius;
+    if (rows.size() < std::size_t(kCacheSlots) * 2 * half_len) rows.resize(std::size_t(kCacheSlots) * 2 * half_len);
     for (int& t : tag) t = -1;
-    out.assign(span, 0.0f);
   }
 
   // Even/odd split of mirrored source row r (r already in range).
@@ -46,9 +38,10 @@ struct Scratch {
       tag[slot] = r;
       float* odd = even + half_len;
       const float* s = src + std::size_t(r) * width;
-      for (std::size_t j = 0; j < half_len; ++j) {
-        even[j] = s[float_ssim::mirror(int(2 * j) - kLpfRadius, width)];
-        odd[j] = s[float_ssim::mirror(int(2 * j + 1) - kLpfRadius, width)];
+      auto at = [&](int c) { return s[unsigned(c) < unsigned(width) ? c : float_ssim::mirror(c, width)]; };
+      for (int j = 0; j < int(half_len); ++j) {
+        even[j] = at(2 * j - kLpfRadius);
+        odd[j] = at(2 * j + 1 - kLpfRadius);
       }
     }
     return even;
@@ -57,32 +50,36 @@ struct Scratch {
 
 thread_local Scratch t_scratch;
 
+// Plain scalar code in the reference order; GCC vectorises it across x (one lane per output).
+VQTWIN_VECTOR_CLONES
+void decimate(Scratch& sc, const float* src, int w, int h, float* dst) {
+  const int ow = half_size(w), oh = half_size(h);
+  // Source rows of the 9 taps: tap (v, t) of output x reads rows[v][t & 1][x + t/2].
+  const float* rows[kLpfTaps][2];
+  for (int y = 0; y < oh; ++y, dst += ow) {
+    for (int v = 0; v < kLpfTaps; ++v) {
+      rows[v][0] = sc.split_row(src, float_ssim::mirror(2 * y + v - kLpfRadius, h));
+      rows[v][1] = rows[v][0] + sc.half_len;
+    }
+#pragma GCC ivdep
+    for (int x = 0; x < ow; ++x) {
+      double acc = 0.0;
+#pragma GCC unroll 9
+      for (int v = 0; v < kLpfTaps; ++v)
+#pragma GCC unroll 9
+        for (int t = 0; t < kLpfTaps; ++t)
+          acc += double(rows[v][t & 1][x + t / 2] * lpf_weight(v - kLpfRadius, t - kLpfRadius));
+      dst[x] = float(acc);
+    }
+  }
+}
+
 }  // namespace
 
 void lpf_decimate(const float* src, int w, int h, float* dst) {
   Scratch& sc = t_scratch;
   sc.size_for(w, h);
-  const int ow = half_size(w), oh = half_size(h);
-  const float* even[kLpfTaps];
-  for (int y = 0; y < oh; ++y, dst += ow) {
-    for (int v = 0; v < kLpfTaps; ++v)
-      even[v] = sc.split_row(src, float_ssim::mirror(2 * y + v - kLpfRadius, h));
-    for (std::size_t x = 0; x < sc.span; x += kLanes) {
-      VecD acc = {};
-      for (int v = 0; v < kLpfTaps; ++v) {
-        const float* e = even[v] + x;
-        const float* o = e + sc.half_len;
-        for (int t = 0; t < kLpfTaps; ++t) {
-          VecF s;
-          std::memcpy(&s, ((t & 1) ? o : e) + t / 2, sizeof s);
-          acc += __builtin_convertvector(s * lpf_weight(v - kLpfRadius, t - kLpfRadius), VecD);
-        }
-      }
-      const VecF r = __builtin_convertvector(acc, VecF);
-      std::memcpy(sc.out.data() + x, &r, sizeof r);
-    }
-    std::memcpy(dst, sc.out.data(), sizeof(float) * std::size_t(ow));
-  }
+  decimate(sc, src, w, h, dst);
 }
 
 }  // namespace vqtwin::float_ms_ssim

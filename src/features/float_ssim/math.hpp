@@ -49,27 +49,41 @@ VQTWIN_HD inline int mirror(int c, int n) {
   return r < n ? r : period - 1 - r;
 }
 
-// One SSIM-map pixel from its five Gaussian moments (spec §7-8).
-struct PixelLcs {
-  double l, c, s;
+// One SSIM-map pixel from its five Gaussian moments (spec §7-8), in two steps so that a vectorised
+// CPU loop can take the square root in between; pixel_lcs chains them.
+struct PixelStats {
+  float var_r, var_d, cov;
 };
 
-VQTWIN_HD inline PixelLcs pixel_lcs(float mu_r, float mu_d, float m_rr, float m_dd, float m_rd) {
+VQTWIN_HD inline PixelStats pixel_stats(float mu_r, float mu_d, float m_rr, float m_dd, float m_rd) {
   float var_r = m_rr - mu_r * mu_r;
   float var_d = m_dd - mu_d * mu_d;
   const float cov = m_rd - mu_r * mu_d;
   // MAX(0.0, v): the comparison form matters only for NaN, which passes through as in libvmaf.
   var_r = (0.0f > var_r) ? 0.0f : var_r;
   var_d = (0.0f > var_d) ? 0.0f : var_d;
-  const float srsc = sqrtf(var_r * var_d);
+  return PixelStats{var_r, var_d, cov};
+}
+
+struct PixelLcs {
+  double l, c, s;
+};
+
+// srsc = sqrtf(var_r * var_d) (float product, correctly rounded square root).
+VQTWIN_HD inline PixelLcs pixel_lcs_of(float mu_r, float mu_d, const PixelStats& st, float srsc) {
   PixelLcs p;
   // Double numerators, float denominators, double divisions.
   p.l = (2.0 * mu_r * mu_d + kC1) / double(mu_r * mu_r + mu_d * mu_d + kC1);
-  p.c = (2.0 * srsc + kC2) / double(var_r + var_d + kC2);
+  p.c = (2.0 * srsc + kC2) / double(st.var_r + st.var_d + kC2);
   // Flat windows of identical inputs: a slightly negative covariance with zero deviations is 0.
-  const float cov_fixed = (cov < 0.0f && srsc <= 0.0f) ? 0.0f : cov;
-  p.s = double((cov_fixed + kC3) / (srsc + kC3));
+  const float cov = (st.cov < 0.0f && srsc <= 0.0f) ? 0.0f : st.cov;
+  p.s = double((cov + kC3) / (srsc + kC3));
   return p;
+}
+
+VQTWIN_HD inline PixelLcs pixel_lcs(float mu_r, float mu_d, float m_rr, float m_dd, float m_rd) {
+  const PixelStats st = pixel_stats(mu_r, mu_d, m_rr, m_dd, m_rd);
+  return pixel_lcs_of(mu_r, mu_d, st, sqrtf(st.var_r * st.var_d));
 }
 
 // The per-frame means, each a double sum over the map divided by its size, rounded to float.
