@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "features/integer_ssim/math.hpp"
+#include "features/ssim_common/vector.hpp"
 
 namespace vqtwin::integer_ssim {
 namespace {
@@ -46,11 +47,13 @@ struct Scratch {
   Acc* ring_row(int slot, int m) { return ring.data() + (std::size_t(slot) * 5 + m) * width; }
 };
 
+// Integer arithmetic: exact in any order, so these loops are free to vectorise.
 template <class Sample, class Acc>
-void horizontal(Scratch<Acc>& sc, const Sample* s, const Sample* d, int slot) {
+VQTWIN_ALWAYS_INLINE void horizontal(Scratch<Acc>& sc, const Sample* s, const Sample* d, int slot) {
   const int w = sc.width;
-  Acc* q[5];
+  Acc* __restrict q[5];
   for (int m = 0; m < 5; ++m) q[m] = sc.in.data() + m * sc.padded + kRadius;
+#pragma GCC ivdep
   for (int x = 0; x < w; ++x) {
     const Acc a = s[x], b = d[x];
     q[0][x] = a;
@@ -60,22 +63,21 @@ void horizontal(Scratch<Acc>& sc, const Sample* s, const Sample* d, int slot) {
     q[4][x] = b * b;
   }
   for (int m = 0; m < 5; ++m) {
-    const Acc* in = q[m] - kRadius;
-    Acc* out = sc.ring_row(slot, m);
-    for (int x = 0; x < w; ++x) out[x] = 0;
-    for (int k = 0; k < kTaps; ++k) {
-      const Acc wk = Acc(kKernel[k]);
-      const Acc* src = in + k;
-      for (int x = 0; x < w; ++x) out[x] += wk * src[x];
+    const Acc* __restrict in = q[m] - kRadius;
+    Acc* __restrict out = sc.ring_row(slot, m);
+#pragma GCC ivdep
+    for (int x = 0; x < w; ++x) {
+      Acc sum = 0;
+#pragma GCC unroll 9
+      for (int k = 0; k < kTaps; ++k) sum += Acc(kKernel[k]) * in[x + k];
+      out[x] = sum;
     }
   }
 }
 
 template <class Sample, class Acc>
-double score(const Picture& ref, const Picture& dist) {
-  thread_local Scratch<Acc> sc;
-  const int w = ref.width(0), h = ref.height(0);
-  sc.size_for(w);
+VQTWIN_ALWAYS_INLINE double score(Scratch<Acc>& sc, const Picture& ref, const Picture& dist) {
+  const int w = sc.width, h = ref.height(0);
   const int bpc = ref.format().bitdepth;
   const double peak = double((1u << bpc) - 1u);
   const double peak_sq = peak * peak;
@@ -93,11 +95,24 @@ double score(const Picture& ref, const Picture& dist) {
     std::int64_t w_row = 0;
     for (int k = k_begin; k < k_end; ++k) w_row += kKernel[k];
     for (int m = 0; m < 5; ++m) {
-      Acc* out = sc.col.data() + std::size_t(m) * w;
+      Acc* __restrict out = sc.col.data() + std::size_t(m) * w;
+      if (k_begin == 0 && k_end == kTaps) {
+        const Acc* rows[kTaps];
+        for (int k = 0; k < kTaps; ++k) rows[k] = sc.ring_row((y - kRadius + k) % kTaps, m);
+#pragma GCC ivdep
+        for (int x = 0; x < w; ++x) {
+          Acc acc = 0;
+#pragma GCC unroll 9
+          for (int k = 0; k < kTaps; ++k) acc += Acc(kKernel[k]) * rows[k][x];
+          out[x] = acc;
+        }
+        continue;
+      }
       for (int x = 0; x < w; ++x) out[x] = 0;
       for (int k = k_begin; k < k_end; ++k) {
         const Acc vk = Acc(kKernel[k]);
-        const Acc* src = sc.ring_row((y - kRadius + k) % kTaps, m);
+        const Acc* __restrict src = sc.ring_row((y - kRadius + k) % kTaps, m);
+#pragma GCC ivdep
         for (int x = 0; x < w; ++x) out[x] += vk * src[x];
       }
     }
@@ -106,6 +121,7 @@ double score(const Picture& ref, const Picture& dist) {
     const Acc* x2 = muy + w;
     const Acc* xy = x2 + w;
     const Acc* y2 = xy + w;
+#pragma GCC ivdep
     for (int x = 0; x < w; ++x) {
       const Moments mo{std::int64_t(mux[x]), std::int64_t(muy[x]), std::int64_t(x2[x]),
                        std::int64_t(xy[x]),  std::int64_t(y2[x]),  sc.w_col[x] * w_row};
@@ -120,11 +136,27 @@ double score(const Picture& ref, const Picture& dist) {
   return sum / sum_w;
 }
 
+VQTWIN_VECTOR_CLONES
+double score_8bit(Scratch<std::uint32_t>& sc, const Picture& ref, const Picture& dist) {
+  return score<std::uint8_t, std::uint32_t>(sc, ref, dist);
+}
+
+VQTWIN_VECTOR_CLONES
+double score_16bit(Scratch<std::uint64_t>& sc, const Picture& ref, const Picture& dist) {
+  return score<std::uint16_t, std::uint64_t>(sc, ref, dist);
+}
+
 }  // namespace
 
 double frame_score(const Picture& ref, const Picture& dist) {
-  if (ref.format().bitdepth <= 8) return score<std::uint8_t, std::uint32_t>(ref, dist);
-  return score<std::uint16_t, std::uint64_t>(ref, dist);
+  if (ref.format().bitdepth <= 8) {
+    thread_local Scratch<std::uint32_t> sc;
+    sc.size_for(ref.width(0));
+    return score_8bit(sc, ref, dist);
+  }
+  thread_local Scratch<std::uint64_t> sc;
+  sc.size_for(ref.width(0));
+  return score_16bit(sc, ref, dist);
 }
 
 }  // namespace vqtwin::integer_ssim
