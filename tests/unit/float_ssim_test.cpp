@@ -66,6 +66,20 @@ std::vector<float> arbitrary_plane(int w, int h, unsigned seed) {
   return p;
 }
 
+// Exact +-2^20 among samples near 2^-20: the big ones cancel exactly, and whether a small one
+// survives depends on when it is added, so only the reference's order of additions reproduces the
+// sums (on the 2^-8 grid any order would do, the sums being exact there).
+std::vector<float> order_sensitive_plane(int w, int h, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> m(1.0f, 2.0f);
+  std::vector<float> p(std::size_t(w) * h);
+  for (float& v : p) {
+    const float sign = (rng() & 1) ? 1.0f : -1.0f;
+    v = rng() % 3 == 0 ? sign * 0x1p20f : std::ldexp(m(rng), int(rng() % 8) - 20);
+  }
+  return p;
+}
+
 void expect_same_bits(const std::vector<float>& a, const std::vector<float>& b, const std::string& what) {
   ASSERT_EQ(a.size(), b.size()) << what;
   std::size_t bad = 0;
@@ -118,14 +132,15 @@ TEST(FloatSsimDecimate, MatchesStraightforwardDefinitionAtEveryScale) {
   const int scales[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 32, 128};
   for (int s : scales) {
     // Odd sizes, large enough for a single reflection to stay inside the plane.
-    const int w = 4 * s + 3, h = 3 * s + 1 + (s & 1);
+    const int w = 11 * s + 3 + (s & 1), h = 3 * s + 1 + (s & 1);
     ASSERT_TRUE(w & 1);
     ASSERT_TRUE(h & 1);
     const int sw = decimated_size(w, s), sh = decimated_size(h, s);
-    for (int kind = 0; kind < 3; ++kind) {
+    for (int kind = 0; kind < 4; ++kind) {
       const auto src = kind == 0   ? grid_plane(w, h, 11u + s, 8)
                        : kind == 1 ? grid_plane(w, h, 23u + s, 16)
-                                   : arbitrary_plane(w, h, 37u + s);
+                       : kind == 2 ? arbitrary_plane(w, h, 37u + s)
+                                   : order_sensitive_plane(w, h, 41u + s);
       std::vector<float> got(std::size_t(sw) * sh, -1.0f);
       float_ssim::box_decimate(src.data(), w, h, s, got.data());
       expect_same_bits(got, reference_decimate(src, w, h, s),
@@ -139,10 +154,11 @@ TEST(FloatSsimDecimate, SmallOddPlanesAndEvenSizes) {
   const int sizes[][3] = {{9, 9, 3}, {7, 5, 2}, {15, 11, 5}, {20, 17, 4}, {33, 18, 10}, {853, 481, 3}};
   for (const auto& c : sizes) {
     const int w = c[0], h = c[1], s = c[2];
-    const auto src = grid_plane(w, h, 5u, 10);
-    std::vector<float> got(std::size_t(decimated_size(w, s)) * decimated_size(h, s));
-    float_ssim::box_decimate(src.data(), w, h, s, got.data());
-    expect_same_bits(got, reference_decimate(src, w, h, s), std::to_string(w) + "x" + std::to_string(h));
+    for (const auto& src : {grid_plane(w, h, 5u, 10), order_sensitive_plane(w, h, 6u)}) {
+      std::vector<float> got(std::size_t(decimated_size(w, s)) * decimated_size(h, s));
+      float_ssim::box_decimate(src.data(), w, h, s, got.data());
+      expect_same_bits(got, reference_decimate(src, w, h, s), std::to_string(w) + "x" + std::to_string(h));
+    }
   }
 }
 
