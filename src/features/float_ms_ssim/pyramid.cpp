@@ -61,7 +61,7 @@ void decimate(Scratch& sc, const float* src, int w, int h, float* dst) {
       rows[v][0] = sc.split_row(src, float_ssim::mirror(2 * y + v - kLpfRadius, h));
       rows[v][1] = rows[v][0] + sc.half_len;
     }
-#pragma GCC ivdep
+VQTWIN_IVDEP
     for (int x = 0; x < ow; ++x) {
       double acc = 0.0;
 #pragma GCC unroll 9
