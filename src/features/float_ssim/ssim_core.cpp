@@ -1,7 +1,6 @@
 #include "features/float_ssim/ssim_core.hpp"
 
 #include <cstddef>
-#include <cstring>
 #include <vector>
 
 #include "features/ssim_common/vector.hpp"
@@ -19,23 +18,29 @@ struct Scratch {
   int width = 0;
   int map_w = 0;
   std::size_t in_len = 0;
-  std::vector<float> in;      // kMoments input rows: samples and their float products
+  std::vector<float> in;      // ref^2, dist^2, ref*dist of one source row (float products)
   std::vector<float> ring;    // kWindow x kMoments horizontally filtered rows
   std::vector<float> moment;  // kMoments vertically filtered rows
   std::vector<float> stats;   // var_r, var_d, cov, sqrt(var_r var_d) of one map row
   std::vector<double> lcs;    // l*c*s, l, c, s of one map row
 
+  // float_ms_ssim calls with five widths per frame: buffers only grow, and every element a call
+  // reads was written earlier in the same call, so stale contents never matter.
   void size_for(int w) {
     if (w == width) return;
     width = w;
     map_w = w - (kWindow - 1);
     in_len = std::size_t(w) + kPad;
     const std::size_t mw = std::size_t(map_w) + kPad;
-    in.assign(kMoments * in_len, 0.0f);
-    ring.assign(std::size_t(kWindow) * kMoments * mw, 0.0f);
-    moment.assign(kMoments * mw, 0.0f);
-    stats.assign(4 * mw, 0.0f);
-    lcs.assign(4 * mw, 0.0);
+    grow(in, 3 * in_len);
+    grow(ring, std::size_t(kWindow) * kMoments * mw);
+    grow(moment, kMoments * mw);
+    grow(stats, 4 * mw);
+    grow(lcs, 4 * mw);
+  }
+  template <class T>
+  static void grow(std::vector<T>& v, std::size_t n) {
+    if (v.size() < n) v.resize(n);
   }
   std::size_t map_len() const { return std::size_t(map_w) + kPad; }
   float* in_row(int m) { return in.data() + std::size_t(m) * in_len; }
@@ -72,23 +77,25 @@ VQTWIN_IVDEP
   }
 }
 
-// Horizontal pass of source row y into ring slot `slot`.
+// Horizontal pass of source row y into ring slot `slot` (reads x + u <= w - 1 only).
 VQTWIN_ALWAYS_INLINE void horizontal(Scratch& sc, const float* ref, const float* dist, int y, int slot) {
   const int w = sc.width;
-  float* __restrict r = sc.in_row(0);
-  float* __restrict d = sc.in_row(1);
-  float* __restrict rr = sc.in_row(2);
-  float* __restrict dd = sc.in_row(3);
-  float* __restrict rd = sc.in_row(4);
-  std::memcpy(r, ref + std::size_t(y) * w, sizeof(float) * w);
-  std::memcpy(d, dist + std::size_t(y) * w, sizeof(float) * w);
-VQTWIN_IVDEP
+  const float* __restrict r = ref + std::size_t(y) * w;
+  const float* __restrict d = dist + std::size_t(y) * w;
+  float* __restrict rr = sc.in_row(0);
+  float* __restrict dd = sc.in_row(1);
+  float* __restrict rd = sc.in_row(2);
+  VQTWIN_IVDEP
   for (int x = 0; x < w; ++x) {
     rr[x] = r[x] * r[x];
     dd[x] = d[x] * d[x];
     rd[x] = r[x] * d[x];
   }
-  for (int m = 0; m < kMoments; ++m) filter_row(sc.in_row(m), sc.ring_row(slot, m), sc.map_w);
+  filter_row(r, sc.ring_row(slot, 0), sc.map_w);
+  filter_row(d, sc.ring_row(slot, 1), sc.map_w);
+  filter_row(rr, sc.ring_row(slot, 2), sc.map_w);
+  filter_row(dd, sc.ring_row(slot, 3), sc.map_w);
+  filter_row(rd, sc.ring_row(slot, 4), sc.map_w);
 }
 
 // l, c, s and l*c*s of one map row (not yet summed).
