@@ -1,7 +1,6 @@
 // float_ms_ssim, CPU reference (behaviour: shared/spec/float_ms_ssim.md).
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "core/extractor.hpp"
 #include "features/float_ms_ssim/math.hpp"
@@ -45,9 +44,13 @@ class FloatMsSsimCpu final : public Extractor {
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
     // Per-thread pyramids (frames are extracted concurrently): ref levels 0..4, then dist levels.
-    thread_local std::vector<float> planes;
-    if (planes.size() < 2 * pyramid_size_) planes.resize(2 * pyramid_size_);
-    float* r = planes.data();
+    thread_local std::unique_ptr<float[]> planes;
+    thread_local std::size_t capacity = 0;
+    if (capacity < 2 * pyramid_size_) {
+      planes = std::make_unique_for_overwrite<float[]>(2 * pyramid_size_);  // all written before use
+      capacity = 2 * pyramid_size_;
+    }
+    float* r = planes.get();
     float* d = r + pyramid_size_;
     float_ssim::luma_to_float(ref, r);
     float_ssim::luma_to_float(dist, d);

@@ -1,7 +1,6 @@
 // float_ssim, CPU reference (behaviour: shared/spec/float_ssim.md).
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "core/extractor.hpp"
 #include "features/float_ssim/convert.hpp"
@@ -44,12 +43,16 @@ class FloatSsimCpu final : public Extractor {
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
     // Per-thread buffers: frames are extracted concurrently.
-    thread_local std::vector<float> planes;
+    thread_local std::unique_ptr<float[]> planes;
+    thread_local std::size_t capacity = 0;
     const std::size_t full = std::size_t(width_) * std::size_t(height_);
     const std::size_t small = std::size_t(map_w_) * std::size_t(map_h_);
     const std::size_t need = scale_ > 1 ? 2 * full + 2 * small : 2 * full;
-    if (planes.size() < need) planes.resize(need);
-    float* r = planes.data();
+    if (capacity < need) {
+      planes = std::make_unique_for_overwrite<float[]>(need);  // every sample is written before use
+      capacity = need;
+    }
+    float* r = planes.get();
     float* d = r + full;
     luma_to_float(ref, r);
     luma_to_float(dist, d);

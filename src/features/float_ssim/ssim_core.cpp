@@ -10,7 +10,7 @@ namespace {
 
 // The five moment planes: mu_ref, mu_dist, ref^2, dist^2, ref*dist.
 constexpr int kMoments = 5;
-// Extra samples after each input row, so that the widest vector loads stay inside the buffer.
+// Spare samples after each row: rows of different planes start apart (no loop reads them).
 constexpr int kPad = 64;
 
 // Buffers for one plane width, reused from frame to frame by each thread.
