@@ -1,5 +1,6 @@
 #include "features/float_ms_ssim/pyramid.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <vector>
@@ -21,6 +22,7 @@ struct Scratch {
   std::size_t half_len = 0;
   std::vector<float> rows;  // kCacheSlots x (even, odd)
   int tag[kCacheSlots];
+  std::vector<double> acc;  // the output row's running sums
 
   void size_for(int w, int h) {
     width = w;
@@ -28,6 +30,7 @@ struct Scratch {
     half_len = std::size_t(half_size(w)) + kLpfRadius;
     if (rows.size() < std::size_t(kCacheSlots) * 2 * half_len) rows.resize(std::size_t(kCacheSlots) * 2 * half_len);
     for (int& t : tag) t = -1;
+    if (acc.size() < std::size_t(half_size(w))) acc.resize(std::size_t(half_size(w)));
   }
 
   // Even/odd split of mirrored source row r (r already in range).
@@ -39,7 +42,20 @@ struct Scratch {
       float* odd = even + half_len;
       const float* s = src + std::size_t(r) * width;
       auto at = [&](int c) { return s[unsigned(c) < unsigned(width) ? c : float_ssim::mirror(c, width)]; };
-      for (int j = 0; j < int(half_len); ++j) {
+      // Column 2j - 4 (even) and 2j - 3 (odd): direct inside the row, mirrored near its ends.
+      const int n = int(half_len);
+      const int j_begin = 2, j_end = std::max(j_begin, std::min(n, (width + 3) / 2));
+      for (int j = 0; j < j_begin; ++j) {
+        even[j] = at(2 * j - kLpfRadius);
+        odd[j] = at(2 * j + 1 - kLpfRadius);
+      }
+      const float* __restrict base = s - kLpfRadius;
+      VQTWIN_IVDEP
+      for (int j = j_begin; j < j_end; ++j) {
+        even[j] = base[2 * j];
+        odd[j] = base[2 * j + 1];
+      }
+      for (int j = j_end; j < n; ++j) {
         even[j] = at(2 * j - kLpfRadius);
         odd[j] = at(2 * j + 1 - kLpfRadius);
       }
@@ -61,16 +77,32 @@ void decimate(Scratch& sc, const float* src, int w, int h, float* dst) {
       rows[v][0] = sc.split_row(src, float_ssim::mirror(2 * y + v - kLpfRadius, h));
       rows[v][1] = rows[v][0] + sc.half_len;
     }
-VQTWIN_IVDEP
-    for (int x = 0; x < ow; ++x) {
-      double acc = 0.0;
-#pragma GCC unroll 9
-      for (int v = 0; v < kLpfTaps; ++v)
-#pragma GCC unroll 9
-        for (int t = 0; t < kLpfTaps; ++t)
-          acc += double(rows[v][t & 1][x + t / 2] * lpf_weight(v - kLpfRadius, t - kLpfRadius));
-      dst[x] = float(acc);
+    // Row v of the window for every output, then row v + 1: each output still adds its 81 taps
+    // in the reference order, and only 9 weights are live at a time.
+    double* __restrict acc = sc.acc.data();
+    for (int x = 0; x < ow; ++x) acc[x] = 0.0;
+#pragma GCC unroll 1
+    for (int v = 0; v < kLpfTaps; ++v) {
+      const float* __restrict e = rows[v][0];
+      const float* __restrict o = rows[v][1];
+      const int dy = v - kLpfRadius;
+      VQTWIN_IVDEP
+      for (int x = 0; x < ow; ++x) {
+        double a = acc[x];
+        a += double(e[x] * lpf_weight(dy, -4));
+        a += double(o[x] * lpf_weight(dy, -3));
+        a += double(e[x + 1] * lpf_weight(dy, -2));
+        a += double(o[x + 1] * lpf_weight(dy, -1));
+        a += double(e[x + 2] * lpf_weight(dy, 0));
+        a += double(o[x + 2] * lpf_weight(dy, 1));
+        a += double(e[x + 3] * lpf_weight(dy, 2));
+        a += double(o[x + 3] * lpf_weight(dy, 3));
+        a += double(e[x + 4] * lpf_weight(dy, 4));
+        acc[x] = a;
+      }
     }
+    VQTWIN_IVDEP
+    for (int x = 0; x < ow; ++x) dst[x] = float(acc[x]);
   }
 }
 
