@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <vector>
 
 #include "features/float_ms_ssim/math.hpp"
@@ -18,15 +17,14 @@ namespace {
 constexpr int kCacheSlots = 16;  // > 9 rows of one window, a power of two for the modulo
 
 struct Scratch {
-  int width = 0, height = 0;
+  int width = 0;
   std::size_t half_len = 0;
   std::vector<float> rows;  // kCacheSlots x (even, odd)
   int tag[kCacheSlots];
   std::vector<double> acc;  // the output row's running sums
 
-  void size_for(int w, int h) {
+  void size_for(int w) {
     width = w;
-    height = h;
     half_len = std::size_t(half_size(w)) + kLpfRadius;
     if (rows.size() < std::size_t(kCacheSlots) * 2 * half_len) rows.resize(std::size_t(kCacheSlots) * 2 * half_len);
     for (int& t : tag) t = -1;
@@ -110,7 +108,7 @@ void decimate(Scratch& sc, const float* src, int w, int h, float* dst) {
 
 void lpf_decimate(const float* src, int w, int h, float* dst) {
   Scratch& sc = t_scratch;
-  sc.size_for(w, h);
+  sc.size_for(w);
   decimate(sc, src, w, h, dst);
 }
 

@@ -57,7 +57,7 @@ thread_local Scratch t_scratch;
 
 // out[x] = f32(sum_u f64(f32(in[x+u] * g[u]))).
 VQTWIN_ALWAYS_INLINE void filter_row(const float* __restrict in, float* __restrict out, int n) {
-VQTWIN_IVDEP
+  VQTWIN_IVDEP
   for (int x = 0; x < n; ++x) {
     double acc = 0.0;
 #pragma GCC unroll 11
@@ -68,7 +68,7 @@ VQTWIN_IVDEP
 
 // out[x] = f32(sum_v f64(f32(rows[v][x] * g[v]))).
 VQTWIN_ALWAYS_INLINE void filter_column(const float* const* rows, float* __restrict out, int n) {
-VQTWIN_IVDEP
+  VQTWIN_IVDEP
   for (int x = 0; x < n; ++x) {
     double acc = 0.0;
 #pragma GCC unroll 11
@@ -110,7 +110,7 @@ VQTWIN_ALWAYS_INLINE void pixel_row(Scratch& sc) {
   float* __restrict var_d = sc.stats_row(1);
   float* __restrict cov = sc.stats_row(2);
   float* __restrict root = sc.stats_row(3);
-VQTWIN_IVDEP
+  VQTWIN_IVDEP
   for (int x = 0; x < n; ++x) {
     const PixelStats st = pixel_stats(mu_r[x], mu_d[x], m_rr[x], m_dd[x], m_rd[x]);
     var_r[x] = st.var_r;
@@ -123,7 +123,7 @@ VQTWIN_IVDEP
   double* __restrict l = sc.lcs_row(1);
   double* __restrict c = sc.lcs_row(2);
   double* __restrict s = sc.lcs_row(3);
-VQTWIN_IVDEP
+  VQTWIN_IVDEP
   for (int x = 0; x < n; ++x) {
     const PixelLcs p = pixel_lcs_of(mu_r[x], mu_d[x], PixelStats{var_r[x], var_d[x], cov[x]}, root[x]);
     lcs[x] = p.l * p.c * p.s;

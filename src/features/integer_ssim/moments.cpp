@@ -53,7 +53,7 @@ VQTWIN_ALWAYS_INLINE void horizontal(Scratch<Acc>& sc, const Sample* s, const Sa
   const int w = sc.width;
   Acc* __restrict q[5];
   for (int m = 0; m < 5; ++m) q[m] = sc.in.data() + m * sc.padded + kRadius;
-VQTWIN_IVDEP
+  VQTWIN_IVDEP
   for (int x = 0; x < w; ++x) {
     const Acc a = s[x], b = d[x];
     q[0][x] = a;
@@ -65,7 +65,7 @@ VQTWIN_IVDEP
   for (int m = 0; m < 5; ++m) {
     const Acc* __restrict in = q[m] - kRadius;
     Acc* __restrict out = sc.ring_row(slot, m);
-VQTWIN_IVDEP
+    VQTWIN_IVDEP
     for (int x = 0; x < w; ++x) {
       Acc sum = 0;
 #pragma GCC unroll 9
@@ -99,7 +99,7 @@ VQTWIN_ALWAYS_INLINE double score(Scratch<Acc>& sc, const Picture& ref, const Pi
       if (k_begin == 0 && k_end == kTaps) {
         const Acc* rows[kTaps];
         for (int k = 0; k < kTaps; ++k) rows[k] = sc.ring_row((y - kRadius + k) % kTaps, m);
-VQTWIN_IVDEP
+        VQTWIN_IVDEP
         for (int x = 0; x < w; ++x) {
           Acc acc = 0;
 #pragma GCC unroll 9
@@ -112,7 +112,7 @@ VQTWIN_IVDEP
       for (int k = k_begin; k < k_end; ++k) {
         const Acc vk = Acc(kKernel[k]);
         const Acc* __restrict src = sc.ring_row((y - kRadius + k) % kTaps, m);
-VQTWIN_IVDEP
+        VQTWIN_IVDEP
         for (int x = 0; x < w; ++x) out[x] += vk * src[x];
       }
     }
@@ -121,7 +121,7 @@ VQTWIN_IVDEP
     const Acc* x2 = muy + w;
     const Acc* xy = x2 + w;
     const Acc* y2 = xy + w;
-VQTWIN_IVDEP
+    VQTWIN_IVDEP
     for (int x = 0; x < w; ++x) {
       const Moments mo{std::int64_t(mux[x]), std::int64_t(muy[x]), std::int64_t(x2[x]),
                        std::int64_t(xy[x]),  std::int64_t(y2[x]),  sc.w_col[x] * w_row};
