@@ -6,6 +6,8 @@ namespace vqtwin {
 
 // Each feature folder defines its ExtractorInfo; this is the one list of them (libvmaf's table).
 extern const ExtractorInfo kPsnrInfo;
+extern const ExtractorInfo kIntegerAdmInfo;
+extern const ExtractorInfo kIntegerVifInfo;
 extern const ExtractorInfo kFloatSsimInfo;
 extern const ExtractorInfo kFloatMsSsimInfo;
 extern const ExtractorInfo kIntegerSsimInfo;
@@ -13,6 +15,8 @@ extern const ExtractorInfo kIntegerSsimInfo;
 namespace {
 const ExtractorInfo* const kAll[] = {
     &kPsnrInfo,
+    &kIntegerAdmInfo,
+    &kIntegerVifInfo,
     &kFloatSsimInfo,
     &kFloatMsSsimInfo,
     &kIntegerSsimInfo,
