@@ -327,6 +327,7 @@ TEST(FloatSsimExtractor, RefusesWhatLibvmafWouldComputeAsGarbage) {
   EXPECT_FALSE(throws_one_line("float_ssim", {{"scale", "2"}}, fmt(21, 22)));  // 21/2 + 1 = 11
   EXPECT_FALSE(throws_one_line("float_ssim", {}, fmt(11, 11)));
   EXPECT_FALSE(throws_one_line("float_ssim", {}, fmt(64, 64, 16)));
+  EXPECT_FALSE(throws_one_line("float_ssim", {}, fmt(5000, 2700)));  // auto scale 11, above the option's 10
   EXPECT_THROW(make_extractor("float_ssim", {{"scale", "11"}}, fmt(64, 64)), Error);
 }
 
