@@ -6,7 +6,8 @@
 // wider instruction sets and picked at load time (GCC target_clones / ifunc) while the reference
 // build itself stays at the baseline ISA. The unit tests compare every such function with a plain
 // scalar implementation.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+// VQTWIN_NO_CLONES builds only the baseline version (to test it on a machine that has the wider ones).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(VQTWIN_NO_CLONES)
 #define VQTWIN_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define VQTWIN_VECTOR_CLONES
