@@ -10,7 +10,8 @@
 // The row loops are also built for AVX2 (8 lanes) and picked at run time. Same operations per lane
 // (plain avx2: no FMA; the library forbids contraction anyway), so the same bits as the SSE2 build;
 // tests/unit/float_vif_test.cpp compares the result with libvmaf's literal scalar loops.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+// VQTWIN_NO_CLONES builds only the baseline version (to test it on a machine that has AVX2).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(VQTWIN_NO_CLONES)
 #define VQTWIN_VIF_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define VQTWIN_VIF_CLONES
