@@ -6,10 +6,16 @@ namespace vqtwin {
 
 // Each feature folder defines its ExtractorInfo; this is the one list of them (libvmaf's table).
 extern const ExtractorInfo kPsnrInfo;
+extern const ExtractorInfo kFloatPsnrInfo;
+extern const ExtractorInfo kFloatMotionInfo;
+extern const ExtractorInfo kIntegerMotionInfo;
 
 namespace {
 const ExtractorInfo* const kAll[] = {
     &kPsnrInfo,
+    &kFloatPsnrInfo,
+    &kFloatMotionInfo,
+    &kIntegerMotionInfo,
 };
 }  // namespace
 
