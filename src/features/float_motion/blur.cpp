@@ -1,6 +1,5 @@
 #include "features/float_motion/blur.hpp"
 
-#include <cmath>
 #include <cstdint>
 
 #include "features/float_motion/math.hpp"
@@ -11,73 +10,13 @@ namespace {
 // Reflect without repeating the edge sample (-1 -> 1, n -> n-2), libvmaf's convolution edges.
 inline int reflect101(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - 2 - i : i); }
 
-// Each output is f[0]*x[0] + f[1]*x[1] + ... added left to right in fp32, every product and sum
-// rounded once (built with -ffp-contract=off). libvmaf starts the sum from 0.0f; dropping that
-// leading "0 +" can only turn a -0 result into +0 (x + 0 == x for x != 0), and the sign of a zero
-// never reaches a score: every blurred value is only ever subtracted and taken |.|.
-template <int N>
-void filter_columns(const float* const* rows, const float* f, float* __restrict dst, int w) {
-  for (int x = 0; x < w; ++x) {
-    float acc = f[0] * rows[0][x];
-    for (int k = 1; k < N; ++k) acc = acc + f[k] * rows[k][x];
-    dst[x] = acc;
-  }
-}
-
-template <int N>
-void filter_row(const float* src, const float* f, float* __restrict dst, int w) {
-  for (int x = 0; x < w; ++x) {
-    float acc = f[0] * src[x];
-    for (int k = 1; k < N; ++k) acc = acc + f[k] * src[x + k];
-    dst[x] = acc;
-  }
-}
-
-template <class T>
-void convert_row(const T* src, float scale, float* __restrict dst, int w) {
-  // libvmaf's picture_copy with offset -128: (float)v / scale + (-128), exact for every depth.
-  if (scale == 1.0f) {
-    for (int x = 0; x < w; ++x) dst[x] = float(src[x]) - 128.0f;
-  } else {
-    for (int x = 0; x < w; ++x) dst[x] = float(src[x]) / scale - 128.0f;
-  }
-}
-
-// Rows [y0, y1) of |a - b|: each row summed left to right from 0 in fp32, then added to `total`
-// in row order. Four rows run side by side (independent chains, each in its own order).
-float add_sad_rows(const float* a, const float* b, int w, int y0, int y1, float total) {
-  int y = y0;
-  for (; y + 4 <= y1; y += 4) {
-    const float* a0 = a + std::ptrdiff_t(y) * w;
-    const float* b0 = b + std::ptrdiff_t(y) * w;
-    const float *a1 = a0 + w, *a2 = a1 + w, *a3 = a2 + w;
-    const float *b1 = b0 + w, *b2 = b1 + w, *b3 = b2 + w;
-    float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (int x = 0; x < w; ++x) {
-      s0 = s0 + std::fabs(a0[x] - b0[x]);
-      s1 = s1 + std::fabs(a1[x] - b1[x]);
-      s2 = s2 + std::fabs(a2[x] - b2[x]);
-      s3 = s3 + std::fabs(a3[x] - b3[x]);
-    }
-    total = total + s0;
-    total = total + s1;
-    total = total + s2;
-    total = total + s3;
-  }
-  for (; y < y1; ++y) {
-    const float* ar = a + std::ptrdiff_t(y) * w;
-    const float* br = b + std::ptrdiff_t(y) * w;
-    float s = 0;
-    for (int x = 0; x < w; ++x) s = s + std::fabs(ar[x] - br[x]);
-    total = total + s;
-  }
-  return total;
-}
+// The SAD runs on groups of this many finished rows, while they are still in cache.
+constexpr int kSadGroup = 8;
 
 }  // namespace
 
-PlaneBlur::PlaneBlur(int width, int height, int filter_size)
-    : w_(width), h_(height), taps_(taps_read(filter_size)), identity_(filter_size == 1), scale_(1.0f) {
+PlaneBlur::PlaneBlur(int width, int height, int filter_size, const Kernels& kernels)
+    : k_(&kernels), w_(width), h_(height), taps_(taps_read(filter_size)), identity_(filter_size == 1), scale_(1.0f) {
   rows_.resize(std::size_t(5) * std::size_t(w_));
   padded_.resize(std::size_t(w_) + 4);
 }
@@ -86,7 +25,9 @@ template <class T>
 const float* PlaneBlur::source_row(const Picture& pic, int p, int y) {
   while (converted_up_to_ < y) {
     ++converted_up_to_;
-    convert_row(pic.row<T>(p, converted_up_to_), scale_, &rows_[std::size_t(converted_up_to_ % 5) * w_], w_);
+    float* dst = &rows_[std::size_t(converted_up_to_ % 5) * w_];
+    if constexpr (sizeof(T) == 1) k_->convert8(pic.row<T>(p, converted_up_to_), dst, w_);
+    else k_->convert16(pic.row<T>(p, converted_up_to_), scale_, dst, w_);
   }
   return &rows_[std::size_t(y % 5) * w_];
 }
@@ -101,23 +42,23 @@ float PlaneBlur::run_typed(const Picture& pic, int p, float* out, const float* p
   for (int y = 0; y < h; ++y) {
     float* dst = out + std::ptrdiff_t(y) * w;
     if (identity_) {
-      // [0 0 1 0 0] returns every sample unchanged: 0*x adds only zeros to 1*x (see above).
-      convert_row(pic.row<T>(p, y), scale_, dst, w);
+      // [0 0 1 0 0] returns every sample unchanged: 0*x adds only zeros to 1*x (see kernels.inc).
+      if constexpr (sizeof(T) == 1) k_->convert8(pic.row<T>(p, y), dst, w);
+      else k_->convert16(pic.row<T>(p, y), scale_, dst, w);
     } else {
       const float* rows[5];
       for (int k = 0; k < taps_; ++k) rows[k] = source_row<T>(pic, p, reflect101(y - r + k, h));
       float* mid = padded_.data() + r;
-      if (taps_ == 3) filter_columns<3>(rows, f, mid, w);
-      else filter_columns<5>(rows, f, mid, w);
+      (taps_ == 3 ? k_->columns3 : k_->columns5)(rows, f, mid, w);
       for (int m = 1; m <= r; ++m) {
         mid[-m] = mid[m];
         mid[w - 1 + m] = mid[w - 1 - m];
       }
-      if (taps_ == 3) filter_row<3>(padded_.data(), f, dst, w);
-      else filter_row<5>(padded_.data(), f, dst, w);
+      (taps_ == 3 ? k_->row3 : k_->row5)(padded_.data(), f, dst, w);
     }
-    if (prev && (y + 1 - sad_from == 4 || y == h - 1)) {
-      total = add_sad_rows(out, prev, w, sad_from, y + 1, total);
+    if (prev && (y + 1 - sad_from == kSadGroup || y == h - 1)) {
+      const std::ptrdiff_t at = std::ptrdiff_t(sad_from) * w;
+      total = k_->sad_rows(out + at, prev + at, w, w, y + 1 - sad_from, total);
       sad_from = y + 1;
     }
   }
@@ -130,7 +71,9 @@ float PlaneBlur::run(const Picture& pic, int p, float* out, const float* prev) {
   return bpc > 8 ? run_typed<std::uint16_t>(pic, p, out, prev) : run_typed<std::uint8_t>(pic, p, out, prev);
 }
 
-float sad_total(const float* a, const float* b, int w, int h) { return add_sad_rows(a, b, w, 0, h, 0.0f); }
+float sad_total(const float* a, const float* b, int w, int h, const Kernels& kernels) {
+  return kernels.sad_rows(a, b, w, w, h, 0.0f);
+}
 
 HalfResampler::HalfResampler(int w, int h) : w_(w), h_(h), dw_(half_size(w)), dh_(half_size(h)) {
   for (int x = 0; x < dw_; ++x) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "features/float_motion/kernels.hpp"
 #include "vqtwin/picture.hpp"
 
 namespace vqtwin::float_motion {
@@ -12,7 +13,7 @@ namespace vqtwin::float_motion {
 class PlaneBlur {
  public:
   // filter_size: the option value (1 = pass-through, 3, anything else = 5 taps).
-  PlaneBlur(int width, int height, int filter_size);
+  PlaneBlur(int width, int height, int filter_size, const Kernels& kernels = best_kernels());
 
   int width() const { return w_; }
   int height() const { return h_; }
@@ -28,6 +29,7 @@ class PlaneBlur {
   template <class T>
   const float* source_row(const Picture& pic, int p, int y);
 
+  const Kernels* k_;
   int w_, h_, taps_;
   bool identity_;
   float scale_;                   // 1, 4, 16 or 256: the divisor taking samples to 8-bit units
@@ -37,7 +39,7 @@ class PlaneBlur {
 };
 
 // Sequential fp32 SAD total of two w x h planes (row stride w), in libvmaf's order.
-float sad_total(const float* a, const float* b, int w, int h);
+float sad_total(const float* a, const float* b, int w, int h, const Kernels& kernels = best_kernels());
 
 // motion_add_scale1's bilinear half-size resampler (dst is dw x dh, row stride dw).
 class HalfResampler {

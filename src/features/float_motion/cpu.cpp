@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "features/float_motion/big_buffer.hpp"
 #include "features/float_motion/blur.hpp"
 #include "features/float_motion/math.hpp"
 #include "features/float_motion/schema.hpp"
@@ -25,12 +26,12 @@ namespace {
 class PlaneMotion {
  public:
   PlaneMotion(int w, int h, int filter_size, bool add_scale1)
-      : blur_(w, h, filter_size), planes_{std::vector<float>(std::size_t(w) * h), std::vector<float>(std::size_t(w) * h)} {
+      : blur_(w, h, filter_size), planes_{BigBuffer<float>(std::size_t(w) * h), BigBuffer<float>(std::size_t(w) * h)} {
     if (add_scale1) {
       half_.emplace(w, h);
       const std::size_t n = std::size_t(half_->width()) * half_->height();
-      halves_[0].resize(n);
-      halves_[1].resize(n);
+      halves_[0] = BigBuffer<float>(n);
+      halves_[1] = BigBuffer<float>(n);
     }
   }
 
@@ -55,9 +56,9 @@ class PlaneMotion {
 
  private:
   PlaneBlur blur_;
-  std::vector<float> planes_[2];
+  BigBuffer<float> planes_[2];  // written in full before they are read
   std::optional<HalfResampler> half_;
-  std::vector<float> halves_[2];
+  BigBuffer<float> halves_[2];
   int cur_ = 1;
 };
 

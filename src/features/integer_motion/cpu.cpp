@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "features/float_motion/big_buffer.hpp"
 #include "features/integer_motion/math.hpp"
 #include "features/integer_motion/sad.hpp"
 #include "features/integer_motion/schema.hpp"
@@ -47,7 +48,9 @@ class IntegerMotionCpu final : public Extractor {
     bytes_ = f.bytes_per_sample();
     if (force_zero_) return;  // no pixel is ever read
     sad_ = std::make_unique<DiffBlurSad>(w_, h_, f.bitdepth);
-    for (auto& h : history_) h.resize(std::size_t(w_) * h_ * bytes_);
+    // Frame i - 2 is needed only with the five-frame window.
+    const int kept = schedule_.five_frame_window ? 3 : 2;
+    for (int k = 0; k < kept; ++k) history_[k] = BigBuffer<unsigned char>(std::size_t(w_) * h_ * bytes_);
   }
 
   void extract(const Picture& ref, const Picture&, unsigned index, FeatureSink& out) override {
@@ -55,14 +58,14 @@ class IntegerMotionCpu final : public Extractor {
     double score = 0.0;
     if (!force_zero_) {
       if (index >= lag) {
-        const std::vector<unsigned char>& prev = history_[(index - lag) % 3];
+        const BigBuffer<unsigned char>& prev = history_[(index - lag) % (lag + 1)];
         const std::uint64_t sad =
             bytes_ == 1 ? (*sad_)(prev.data(), w_, ref.row<std::uint8_t>(0, 0), ref.stride(0))
                         : (*sad_)(reinterpret_cast<const std::uint16_t*>(prev.data()), w_,
                                   ref.row<std::uint16_t>(0, 0), ref.stride(0));
         score = frame_score(sad, unsigned(w_), unsigned(h_), fps_weight_, schedule_.max_val);
       }
-      keep(ref, history_[index % 3]);
+      keep(ref, history_[index % (lag + 1)]);
     }
     if (sads_.size() <= index) sads_.resize(index + 1, 0.0);
     sads_[index] = score;
@@ -81,7 +84,7 @@ class IntegerMotionCpu final : public Extractor {
 
  private:
   // A packed copy of the luma plane (row stride w).
-  void keep(const Picture& pic, std::vector<unsigned char>& dst) const {
+  void keep(const Picture& pic, BigBuffer<unsigned char>& dst) const {
     const std::size_t row_bytes = std::size_t(w_) * bytes_;
     for (int y = 0; y < h_; ++y)
       std::memcpy(dst.data() + y * row_bytes, static_cast<const unsigned char*>(pic.data(0)) + y * pic.stride_bytes(0),
@@ -94,7 +97,7 @@ class IntegerMotionCpu final : public Extractor {
   std::string name_sad_, name_motion_, name_motion2_, name_motion3_;
   int w_ = 0, h_ = 0, bytes_ = 1;
   std::unique_ptr<DiffBlurSad> sad_;
-  std::vector<unsigned char> history_[3];  // luma of frame i in slot i % 3
+  BigBuffer<unsigned char> history_[3];  // luma of frame i in slot i % (lag + 1)
   std::vector<double> sads_;               // the per-frame scores, for flush
 };
 
