@@ -42,8 +42,9 @@ std::uint64_t reference_sad(const Picture& prev, const Picture& cur) {
   return sad;
 }
 
-std::uint64_t sad_of(const Picture& prev, const Picture& cur) {
-  integer_motion::DiffBlurSad sad(cur.width(0), cur.height(0), cur.format().bitdepth);
+std::uint64_t sad_of(const Picture& prev, const Picture& cur,
+                     const integer_motion::SadKernels& k = integer_motion::best_sad_kernels()) {
+  integer_motion::DiffBlurSad sad(cur.width(0), cur.height(0), cur.format().bitdepth, k);
   if (cur.format().bitdepth > 8)
     return sad(prev.row<std::uint16_t>(0, 0), prev.stride(0), cur.row<std::uint16_t>(0, 0), cur.stride(0));
   return sad(prev.row<std::uint8_t>(0, 0), prev.stride(0), cur.row<std::uint8_t>(0, 0), cur.stride(0));
@@ -53,12 +54,13 @@ bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; 
 
 TEST(IntegerMotion, SadMatchesTheReferenceAtEveryDepthAndSize) {
   std::mt19937 rng(1);
-  for (int bpc : {8, 10, 12, 16})
+  for (int bpc : {8, 9, 10, 12, 15, 16})
     for (auto [w, h] : {std::pair{3, 3}, {5, 4}, {37, 19}, {64, 9}, {3, 40}}) {
       SCOPED_TRACE(std::to_string(bpc) + "-bit " + std::to_string(w) + "x" + std::to_string(h));
       const PictureFormat f = format(w, h, bpc);
       const Picture a = random_picture(f, rng), b = random_picture(f, rng);
       EXPECT_EQ(sad_of(a, b), reference_sad(a, b));
+      EXPECT_EQ(sad_of(a, b, integer_motion::portable_sad_kernels()), reference_sad(a, b));
       EXPECT_EQ(sad_of(b, a), reference_sad(b, a));
       EXPECT_EQ(sad_of(a, a), 0u);
       // Extremes: 0 against the largest sample, the widest accumulators.
@@ -67,6 +69,7 @@ TEST(IntegerMotion, SadMatchesTheReferenceAtEveryDepthAndSize) {
       const Picture hi = make_picture(f, [&](int, int x, int y) { return (x + y) % 3 ? top : 0u; });
       EXPECT_EQ(sad_of(lo, hi), reference_sad(lo, hi));
       EXPECT_EQ(sad_of(hi, lo), reference_sad(hi, lo));
+      EXPECT_EQ(sad_of(hi, lo, integer_motion::portable_sad_kernels()), reference_sad(hi, lo));
     }
 }
 
