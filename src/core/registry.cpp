@@ -6,6 +6,11 @@ namespace vqtwin {
 
 // Each feature folder defines its ExtractorInfo; this is the one list of them (libvmaf's table).
 extern const ExtractorInfo kPsnrInfo;
+extern const ExtractorInfo kIntegerAdmInfo;
+extern const ExtractorInfo kIntegerVifInfo;
+extern const ExtractorInfo kFloatSsimInfo;
+extern const ExtractorInfo kFloatMsSsimInfo;
+extern const ExtractorInfo kIntegerSsimInfo;
 extern const ExtractorInfo kFloatPsnrInfo;
 extern const ExtractorInfo kFloatMotionInfo;
 extern const ExtractorInfo kIntegerMotionInfo;
@@ -13,6 +18,11 @@ extern const ExtractorInfo kIntegerMotionInfo;
 namespace {
 const ExtractorInfo* const kAll[] = {
     &kPsnrInfo,
+    &kIntegerAdmInfo,
+    &kIntegerVifInfo,
+    &kFloatSsimInfo,
+    &kFloatMsSsimInfo,
+    &kIntegerSsimInfo,
     &kFloatPsnrInfo,
     &kFloatMotionInfo,
     &kIntegerMotionInfo,
