@@ -86,3 +86,28 @@ INSTANTIATE_TEST_SUITE_P(Shared, IntegerMotionGolden, ::testing::ValuesIn(motion
 
 }  // namespace
 }  // namespace vqtwin::test
+
+namespace vqtwin::test {
+namespace {
+
+// Temporal extractors take frames in order whatever the thread count; the outputs (values, names and
+// their order) must not depend on it.
+TEST(MotionThreads, ResultsDoNotDependOnTheThreadCount) {
+  auto run_with = [](unsigned threads) {
+    RunConfig cfg;
+    std::tie(cfg.reference, cfg.distorted) = inputs_of("odd_853x480_8bit_444");
+    cfg.no_prediction = true;
+    cfg.features = {"motion=debug=true", "float_motion=motion_add_uv=true:motion_add_scale1=true", "float_motion",
+                    "float_psnr"};
+    cfg.threads = threads;
+    auto j = run_to_json(cfg);
+    j.erase("fps");
+    return j.dump();
+  };
+  const std::string one = run_with(1);
+  EXPECT_EQ(one, run_with(2));
+  EXPECT_EQ(one, run_with(3));
+}
+
+}  // namespace
+}  // namespace vqtwin::test
