@@ -1,0 +1,48 @@
+#!/bin/bash
+# Runs vqtwin's CLI and libvmaf's `vmaf` CLI on the same y4m pairs, same features, same thread count,
+# and prints whole-process frames per second (best of N runs) and the ratio. The libvmaf binary is
+# yours to provide (this project never builds it). Inputs: the shared 576x324 pair, and ffmpeg
+# upscales of it to 1920x1080 and 3840x2160 (lanczos), made in a temporary folder.
+#   bench/compare_with_libvmaf.sh VMAF_BIN [VQTWIN_BIN] [SHARED_DIR]
+set -euo pipefail
+vmaf=${1:?usage: compare_with_libvmaf.sh VMAF_BIN [VQTWIN_BIN] [SHARED_DIR]}
+here=$(cd "$(dirname "$0")/.." && pwd)
+vqtwin=${2:-$here/build/tools/vqtwin/vqtwin}
+shared=${3:-$here/../shared}
+runs=${RUNS:-3}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+for side in ref dist; do
+  ffmpeg -nostdin -loglevel error -i "$shared/fixtures/sd_576x324_8bit_420_$side.mkv" -f yuv4mpegpipe "$tmp/sd_$side.y4m"
+  ffmpeg -nostdin -loglevel error -i "$tmp/sd_$side.y4m" -frames:v 24 -vf scale=1920:1080:flags=lanczos -pix_fmt yuv420p -f yuv4mpegpipe "$tmp/fhd_$side.y4m"
+  ffmpeg -nostdin -loglevel error -i "$tmp/sd_$side.y4m" -frames:v 8 -vf scale=3840:2160:flags=lanczos -pix_fmt yuv420p -f yuv4mpegpipe "$tmp/uhd_$side.y4m"
+done
+declare -A frames=([sd]=48 [fhd]=24 [uhd]=8)
+
+best() {  # best wall time in seconds of $runs runs of "$@"
+  local b=
+  for _ in $(seq "$runs"); do
+    local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || { echo fail; return; }; t1=$(date +%s.%N)
+    b=$(echo "$t0 $t1 ${b:-1e9}" | awk '{d=$2-$1; print (d<$3)?d:$3}')
+  done
+  echo "$b"
+}
+
+printf '%-14s %-6s %-3s %12s %12s %7s\n' feature size thr vqtwin_fps libvmaf_fps ratio
+for size in sd fhd uhd; do
+  r=$tmp/${size}_ref.y4m d=$tmp/${size}_dist.y4m n=${frames[$size]}
+  for feat in psnr float_ssim float_motion vmaf; do
+    if [[ $feat == vmaf ]]; then
+      ours=(--model version=vmaf_v0.6.1) theirs=(--model path="$shared/models/vmaf_v0.6.1.json")
+    else
+      ours=(--no_prediction --feature "$feat") theirs=(--no_prediction --feature "$feat")
+    fi
+    for thr in 1 2; do
+      a=$(VQTWIN_MODEL_PATH=$shared/models best "$vqtwin" -q -r "$r" -d "$d" "${ours[@]}" --threads "$thr" --json -o /dev/null)
+      b=$(best "$vmaf" -q -r "$r" -d "$d" "${theirs[@]}" --threads "$thr" --json -o /dev/null)
+      awk -v f="$feat" -v s="$size" -v t="$thr" -v n="$n" -v a="$a" -v b="$b" \
+        'BEGIN { if (a=="fail"||b=="fail") { printf "%-14s %-6s %-3s %12s %12s\n", f, s, t, a, b; exit }
+                 printf "%-14s %-6s %-3s %12.1f %12.1f %6.2fx\n", f, s, t, n/a, n/b, b/a }'
+    done
+  done
+done
