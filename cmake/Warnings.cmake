@@ -1,7 +1,7 @@
 # Warnings for our own targets; VQTWIN_WERROR (CI) turns them into errors.
 function(vqtwin_warnings target)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow=local -Wno-unused-parameter
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow=local -Wno-unused-parameter -Wno-missing-field-initializers
       -Wno-restrict>  # GCC 12 reports false positives inside std::string (PR105651)
     $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${VQTWIN_WERROR}>>:-Werror>)
 endfunction()

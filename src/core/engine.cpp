@@ -184,7 +184,8 @@ class Engine {
             return;
           }
         } catch (...) {
-          fail(std::current_exception());
+          stop_ = true;  // read_mutex_ is held here
+          if (!failure_) failure_ = std::current_exception();
           return;
         }
         index = frames_read_++;

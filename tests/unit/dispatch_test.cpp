@@ -1,0 +1,93 @@
+// Dispatch rules (spec/dispatch.md, DECISIONS.md §5) on a fake extractor table: a CPU extractor and
+// a twin whose capability check refuses pictures wider than 100 px.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+
+#include "dispatch/dispatch.hpp"
+#include "vqtwin/error.hpp"
+
+namespace vqtwin {
+namespace {
+
+constexpr OptionSpec kOpts[] = {opt_int("scale", "", 0, 0, 10, "scale")};
+
+class Null final : public Extractor {
+ public:
+  void init(const PictureFormat&) override {}
+  void extract(const Picture&, const Picture&, unsigned, FeatureSink&) override {}
+};
+std::unique_ptr<Extractor> make_null(const OptionValues&) { return std::make_unique<Null>(); }
+
+const ExtractorInfo kCpu = {.name = "feat", .options = kOpts, .create = make_null};
+const ExtractorInfo kTwin = {
+    .name = "feat_cuda",
+    .backend = Backend::kCuda,
+    .options = kOpts,
+    .cpu_twin_of = "feat",
+    .check_context = [](const OptionValues& o, const PictureFormat& f) {
+      if (o.get_int("scale") == 7) return -EINVAL;  // a failing device, not a capability answer
+      return f.width > 100 ? -ENOTSUP : 0;
+    },
+    .create = make_null,
+};
+const ExtractorInfo* const kTable[] = {&kCpu, &kTwin};
+
+struct Case {
+  std::vector<std::string> warnings;
+  ResolvedContext resolve(const ExtractorInfo& named, bool from_model, BackendChoice b, int width,
+                          bool device = true, int scale = 0) {
+    ContextRequest req{&named, OptionValues(kOpts, {{"scale", std::to_string(scale)}}, named.name), from_model};
+    return resolve_context(req, b, PictureFormat{width, 64, 8, ChromaFormat::k420}, kTable, device,
+                           [this](const std::string& w) { warnings.push_back(w); });
+  }
+};
+
+TEST(Dispatch, CpuBackendKeepsCpu) {
+  Case c;
+  EXPECT_EQ(c.resolve(kCpu, true, BackendChoice::kCpu, 64).info, &kCpu);
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(Dispatch, ModelContextGoesToTwinWhenSupported) {
+  Case c;
+  EXPECT_EQ(c.resolve(kCpu, true, BackendChoice::kCuda, 64).info, &kTwin);
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(Dispatch, ModelContextFallsBackWithOneWarning) {
+  Case c;
+  auto r = c.resolve(kCpu, true, BackendChoice::kCuda, 640, true, 3);
+  EXPECT_EQ(r.info, &kCpu);
+  EXPECT_EQ(r.options.get_int("scale"), 3);  // same option dictionary
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0], "feat_cuda cannot run 640x64 8-bit 4:2:0 pictures with these options; computing feat on the CPU");
+}
+
+TEST(Dispatch, CpuNameUnderDeviceBackendFallsBackToo) {
+  Case c;
+  EXPECT_EQ(c.resolve(kCpu, false, BackendChoice::kCuda, 640).info, &kCpu);
+  EXPECT_EQ(c.warnings.size(), 1u);
+}
+
+TEST(Dispatch, ExplicitTwinNeverFallsBack) {
+  Case c;
+  EXPECT_EQ(c.resolve(kTwin, false, BackendChoice::kCpu, 64).info, &kTwin);
+  EXPECT_THROW(c.resolve(kTwin, false, BackendChoice::kCuda, 640), Error);
+  EXPECT_THROW(c.resolve(kTwin, false, BackendChoice::kCuda, 64, /*device=*/false), Error);
+}
+
+TEST(Dispatch, OtherCheckAnswersAreErrors) {
+  Case c;
+  EXPECT_THROW(c.resolve(kCpu, true, BackendChoice::kCuda, 64, true, 7), Error);
+}
+
+TEST(Dispatch, NoDevice) {
+  Case c;
+  EXPECT_THROW(c.resolve(kCpu, true, BackendChoice::kCuda, 64, /*device=*/false), Error);
+  EXPECT_EQ(c.resolve(kCpu, true, BackendChoice::kAuto, 64, /*device=*/false).info, &kCpu);
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+}  // namespace
+}  // namespace vqtwin
