@@ -73,6 +73,8 @@ class Engine {
     if (cfg_.subsample == 0) throw Error("--subsample must be at least 1");
     const BackendChoice backend = parse_backend(cfg_.backend);
     register_contexts();
+    if (cfg_.reference == "-" && cfg_.distorted == "-")
+      throw Error("only one of --reference and --distorted can be standard input");
     RawFormat raw{cfg_.width, cfg_.height, cfg_.pixel_format, cfg_.bitdepth};
     ref_ = open_picture_source(cfg_.reference, raw);
     dist_ = open_picture_source(cfg_.distorted, raw);

@@ -6,10 +6,14 @@ namespace vqtwin {
 
 // Each feature folder defines its ExtractorInfo; this is the one list of them (libvmaf's table).
 extern const ExtractorInfo kPsnrInfo;
+extern const ExtractorInfo kIntegerAdmInfo;
+extern const ExtractorInfo kIntegerVifInfo;
 
 namespace {
 const ExtractorInfo* const kAll[] = {
     &kPsnrInfo,
+    &kIntegerAdmInfo,
+    &kIntegerVifInfo,
 };
 }  // namespace
 

@@ -149,4 +149,23 @@ TEST_F(Cli, ThreadsGiveIdenticalOutput) {
   EXPECT_EQ(outs[0], outs[2]);
 }
 
+TEST_F(Cli, FrameSelection) {
+  const auto r = y4m("r.y4m", 16, 8, 6), d = y4m("d.y4m", 16, 8, 8, 1);
+  auto frames = [&](const std::string& extra) {
+    const std::string o = path("sel.json");
+    EXPECT_EQ(run("-r " + r + " -d " + d + " --feature psnr --no_prediction --json --precision max -o " + o + " " + extra).status, 0);
+    return nlohmann::json::parse(std::ifstream(o));
+  };
+  EXPECT_EQ(frames("")["frames"].size(), 6u);  // the shorter input decides
+  EXPECT_EQ(frames("--frame_cnt 4")["frames"].size(), 4u);
+  const auto sub = frames("--subsample 2");
+  ASSERT_EQ(sub["frames"].size(), 3u);
+  EXPECT_EQ(sub["frames"][1]["frameNum"], 2);
+  // Skipping 2 distorted frames pairs ref frame i with dist frame i+2.
+  const auto skipped = frames("--frame_skip_dist 2 --frame_cnt 1");
+  const auto plain = frames("--frame_skip_ref 0");
+  EXPECT_EQ(skipped["frames"].size(), 1u);
+  EXPECT_NE(skipped["frames"][0]["metrics"]["psnr_y"], plain["frames"][0]["metrics"]["psnr_y"]);
+}
+
 }  // namespace

@@ -1,0 +1,53 @@
+#pragma once
+// One output row of integer ADM's 2-D Daubechies-2 DWT: the vertical pass over the four mirrored
+// source rows, the mirror padding of the intermediate lines, and the horizontal pass.
+#include <cstddef>
+#include <cstdint>
+
+#include "features/integer_adm/math.hpp"
+#include "features/integer_adm/rows.hpp"
+
+namespace vqtwin::integer_adm {
+
+// DWT rounding of scales 1-3 (index 0 unused): vertical and horizontal (shift, rounding term).
+inline constexpr int kDwtVShift[4] = {0, 0, 16, 16};
+inline constexpr int64_t kDwtVRound[4] = {0, 0, 32768, 32768};
+inline constexpr int kDwtHShift[4] = {0, 15, 16, 15};
+inline constexpr int64_t kDwtHRound[4] = {0, 16384, 32768, 16384};
+
+// The intermediate line p[0..n) gets its mirrored neighbours p[-1] = p[1], p[n] = p[n-1],
+// p[n+1] = p[n-2] (dwt_source), so the horizontal pass reads p[2k-1 .. 2k+2] unchecked.
+template <class T>
+inline void pad_dwt_line(T* p, int n) {
+  p[-1] = p[1];
+  p[n] = p[n - 1];
+  p[n + 1] = p[n - 2];
+}
+
+// Scale 0 from samples: row y of a (widened to int32), and band = {h, v, d}. lo/hi: scratch of
+// in_w + 3 values.
+template <class Pixel>
+inline void dwt0_row(const Pixel* plane, std::ptrdiff_t stride, int in_w, int in_h, int bitdepth, int y,
+                     int16_t* lo, int16_t* hi, int32_t* a, int16_t* const band[3], const RowKernels& k) {
+  const Pixel* rows[4];
+  for (int t = 0; t < 4; ++t) rows[t] = plane + std::ptrdiff_t(dwt_source(2 * y - 1 + t, in_h)) * stride;
+  if constexpr (sizeof(Pixel) == 1) k.dwt0_vertical_u8(rows, in_w, bitdepth, lo + 1, hi + 1);
+  else k.dwt0_vertical_u16(rows, in_w, bitdepth, lo + 1, hi + 1);
+  pad_dwt_line(lo + 1, in_w);
+  pad_dwt_line(hi + 1, in_w);
+  k.dwt0_horizontal(lo + 1, hi + 1, (in_w + 1) / 2, a, band[1], band[0], band[2]);
+}
+
+// Scales 1-3 from the previous a band (in_w x in_h, stride in_w).
+inline void dwt123_row(int scale, const int32_t* plane, int in_w, int in_h, int y, int32_t* lo, int32_t* hi,
+                       int32_t* a, int32_t* const band[3], const RowKernels& k) {
+  const int32_t* rows[4];
+  for (int t = 0; t < 4; ++t) rows[t] = plane + std::ptrdiff_t(dwt_source(2 * y - 1 + t, in_h)) * in_w;
+  k.dwt_vertical(rows, in_w, kDwtVShift[scale], kDwtVRound[scale], lo + 1, hi + 1);
+  pad_dwt_line(lo + 1, in_w);
+  pad_dwt_line(hi + 1, in_w);
+  k.dwt_horizontal(lo + 1, hi + 1, (in_w + 1) / 2, kDwtHShift[scale], kDwtHRound[scale], a, band[1], band[0],
+                   band[2]);
+}
+
+}  // namespace vqtwin::integer_adm

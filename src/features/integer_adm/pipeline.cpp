@@ -1,0 +1,285 @@
+#include "features/integer_adm/pipeline.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "features/integer_adm/dwt.hpp"
+#include "features/integer_adm/math.hpp"
+#include "vqtwin/error.hpp"
+
+namespace vqtwin::integer_adm {
+
+// Everything one frame computation writes. Band rows are streamed: only the a bands (the next
+// scale's input) are whole planes; the detail bands live one row at a time, and the decouple /
+// CSF rows in a ring of three (the masking window's rows).
+struct Workspace {
+  struct Slot {
+    std::vector<int16_t> rst16[3], q16[3];
+    std::vector<int32_t> rst32[3], q32[3];
+    // Padded by one cell on each side (index -1 and w hold the mirrored neighbours).
+    std::vector<int32_t> mask_q, centre_q, box_q, mask_r, centre_r, box_r;
+  };
+  std::vector<int32_t> a[2][2];  // [ping-pong buffer][ref, dis]
+  std::vector<int16_t> lo16, hi16;
+  std::vector<int32_t> lo32, hi32;  // padded by 1 before and 2 after
+  std::vector<int16_t> band16[2][3];
+  std::vector<int32_t> band32[2][3];
+  Slot slot[3];
+};
+
+namespace {
+
+template <class T>
+struct Buffers;
+template <>
+struct Buffers<int16_t> {
+  static std::vector<int16_t>& band(Workspace& ws, int img, int t) { return ws.band16[img][t]; }
+  static std::vector<int16_t>& rst(Workspace::Slot& s, int t) { return s.rst16[t]; }
+  static std::vector<int16_t>& q(Workspace::Slot& s, int t) { return s.q16[t]; }
+};
+template <>
+struct Buffers<int32_t> {
+  static std::vector<int32_t>& band(Workspace& ws, int img, int t) { return ws.band32[img][t]; }
+  static std::vector<int32_t>& rst(Workspace::Slot& s, int t) { return s.rst32[t]; }
+  static std::vector<int32_t>& q(Workspace::Slot& s, int t) { return s.q32[t]; }
+};
+
+// box[j] = mask[j-1] + mask[j] + mask[j+1] over pool columns, with the masking window's mirror.
+void box_sums(int32_t* mask, int32_t* box, const Rect& pool, int w) {
+  if (pool.left == 0) mask[-1] = mask[1];
+  if (pool.right == w) mask[w] = mask[w - 1];
+  for (int j = pool.left; j < pool.right; ++j)
+    box[j] = int32_t(uint32_t(mask[j - 1]) + uint32_t(mask[j]) + uint32_t(mask[j + 1]));
+}
+
+constexpr float kThird = 1.0f / 3.0f;
+
+}  // namespace
+
+Computer::Computer(const Settings& settings, const CsfFactors& factors, int width, int height, int bitdepth)
+    : settings_(settings), factors_(factors), width_(width), height_(height), bitdepth_(bitdepth) {
+  if (width < 33 || height < 33)
+    throw Error("adm: frames must be at least 33x33 pixels (got " + std::to_string(width) + "x" +
+                std::to_string(height) + "); libvmaf's integer ADM reads out of bounds below that");
+  if (bitdepth != 8 && bitdepth != 10 && bitdepth != 12 && bitdepth != 16)
+    throw Error("adm: bit depth " + std::to_string(bitdepth) + " is not supported (8, 10, 12, 16)");
+  int w = width, h = height;
+  for (int s = 0; s < 4; ++s) {
+    in_w_[s] = w;
+    in_h_[s] = h;
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+    geometry_[s] = make_geometry(s, w, h);
+  }
+}
+
+Computer::~Computer() = default;
+
+std::unique_ptr<Workspace, void (*)(Workspace*)> Computer::make_workspace() const {
+  std::unique_ptr<Workspace, void (*)(Workspace*)> ws(new Workspace, [](Workspace* p) { delete p; });
+  const std::size_t w0 = std::size_t(geometry_[0].w), h0 = std::size_t(geometry_[0].h);
+  const std::size_t w1 = std::size_t(geometry_[1].w), h1 = std::size_t(geometry_[1].h);
+  for (int img = 0; img < 2; ++img) {
+    ws->a[0][img].resize(w0 * h0);
+    ws->a[1][img].resize(w1 * h1);
+    for (int t = 0; t < 3; ++t) {
+      ws->band16[img][t].resize(w0);
+      ws->band32[img][t].resize(w1);
+    }
+  }
+  const std::size_t line = std::size_t(width_) + 3;
+  ws->lo16.resize(line);
+  ws->hi16.resize(line);
+  ws->lo32.resize(line);
+  ws->hi32.resize(line);
+  for (auto& s : ws->slot) {
+    for (int t = 0; t < 3; ++t) {
+      s.rst16[t].resize(w0);
+      s.q16[t].resize(w0);
+      s.rst32[t].resize(w1);
+      s.q32[t].resize(w1);
+    }
+    for (auto* v : {&s.mask_q, &s.centre_q, &s.box_q, &s.mask_r, &s.centre_r, &s.box_r}) v->resize(w0 + 2);
+  }
+  return ws;
+}
+
+template <class T, class DwtRow>
+ScaleScores Computer::run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_out[2], Workspace& ws,
+                                const RowKernels& k) const {
+  using B = Buffers<T>;
+  constexpr bool kScale0 = sizeof(T) == 2;
+  const ScaleGeometry& g = geometry_[scale];
+  const int w = g.w, h = g.h;
+  const Rect& pool = g.pool;
+  const Rect& need = g.needed;
+  const bool lowpass_only = scale == 0 && settings_.skip_scale0;
+  const bool aim = !settings_.skip_aim;
+  const double egl = settings_.enhn_gain_limit;
+  const uint16_t* r0 = factors_.r0;
+  const uint32_t* rs = factors_.rs[scale];
+
+  T* band[2][3];
+  for (int img = 0; img < 2; ++img)
+    for (int t = 0; t < 3; ++t) band[img][t] = B::band(ws, img, t).data();
+
+  int64_t num_acc[3] = {0, 0, 0}, aim_acc[3] = {0, 0, 0};
+  uint64_t den_acc[3] = {0, 0, 0};
+
+  auto slot_rows = [&](Workspace::Slot& s, T* rst[3], T* q[3]) {
+    for (int t = 0; t < 3; ++t) {
+      rst[t] = B::rst(s, t).data();
+      q[t] = B::q(s, t).data();
+    }
+  };
+  auto csf = [&](T* const p[3], int32_t* mask, int32_t* centre) {
+    if constexpr (kScale0) k.csf0(p, need.left, need.right, r0, mask, centre);
+    else k.csf123(p, need.left, need.right, rs, mask, centre);
+  };
+  // Decouple and CSF of band row y into its ring slot.
+  auto prepare = [&](int y) {
+    Workspace::Slot& s = ws.slot[y % 3];
+    T *rst[3], *q[3];
+    slot_rows(s, rst, q);
+    if constexpr (kScale0) k.decouple0(band[0], band[1], need.left, need.right, egl, rst, q);
+    else k.decouple123(band[0], band[1], need.left, need.right, egl, rst, q);
+    csf(q, s.mask_q.data() + 1, s.centre_q.data() + 1);
+    box_sums(s.mask_q.data() + 1, s.box_q.data() + 1, pool, w);
+    if (aim) {
+      csf(rst, s.mask_r.data() + 1, s.centre_r.data() + 1);
+      box_sums(s.mask_r.data() + 1, s.box_r.data() + 1, pool, w);
+    }
+  };
+  auto masked_row = [&](T* const src[3], const int32_t* up, const int32_t* mid, const int32_t* down,
+                        const int32_t* mask, const int32_t* centre, int64_t acc[3]) {
+    int64_t sums[3] = {0, 0, 0};
+    if constexpr (kScale0)
+      k.cm0(src, up + 1, mid + 1, down + 1, mask + 1, centre + 1, pool.left, pool.right, r0, g.cube_shift,
+            g.cube_round, sums);
+    else
+      k.cm123(src, up + 1, mid + 1, down + 1, mask + 1, centre + 1, pool.left, pool.right, rs, g.cube_shift[0],
+              g.cube_round[0], sums);
+    for (int t = 0; t < 3; ++t) acc[t] += (sums[t] + g.row_round) >> g.row_shift;  // per-row rounding
+  };
+  // The contrast-masked sums of pool row i (its neighbour rows are prepared).
+  auto process = [&](int i) {
+    Workspace::Slot& up = ws.slot[mask_before(i) % 3];
+    Workspace::Slot& mid = ws.slot[i % 3];
+    Workspace::Slot& down = ws.slot[mask_after(i, h) % 3];
+    T *rst[3], *q[3];
+    slot_rows(mid, rst, q);
+    masked_row(rst, up.box_q.data(), mid.box_q.data(), down.box_q.data(), mid.mask_q.data(), mid.centre_q.data(),
+               num_acc);
+    if (aim)
+      masked_row(q, up.box_r.data(), mid.box_r.data(), down.box_r.data(), mid.mask_r.data(), mid.centre_r.data(),
+                 aim_acc);
+  };
+
+  for (int y = 0; y < h; ++y) {
+    for (int img = 0; img < 2; ++img) dwt_row(img, y, a_out[img] + std::size_t(y) * std::size_t(w), band[img]);
+    if (lowpass_only) continue;
+    if (y >= pool.top && y < pool.bottom) {
+      uint64_t sums[3] = {0, 0, 0};
+      if constexpr (kScale0) k.den0(band[0], pool.left, pool.right, sums);
+      else k.den123(band[0], pool.left, pool.right, g.den_sq_shift, g.den_cube_shift, g.den_cube_round, sums);
+      for (int t = 0; t < 3; ++t) den_acc[t] += (sums[t] + g.den_row_round) >> g.den_row_shift;
+    }
+    if (y >= need.top && y < need.bottom) prepare(y);
+    if (y - 1 >= pool.top && y - 1 < pool.bottom) process(y - 1);
+  }
+  if (lowpass_only) return {0.0f, float(1e-10), 0.0f};
+  if (pool.bottom == h) process(h - 1);
+
+  // Float tails, in libvmaf's types and order.
+  const int area = pool.width() * pool.height();
+  const float noise = ::powf(float(area * settings_.noise_weight), kThird);
+  const float no_noise = ::powf(float(area * 0.0), kThird);
+  auto to_float = [&](int64_t acc, int t) -> float {
+    if constexpr (kScale0) return float(double(acc) / std::pow(2.0, double(g.num_exp[t])));
+    else return float(acc) / float(std::pow(2.0, double(g.num_exp[t])));
+  };
+  auto masked_score = [&](const int64_t acc[3], float add) {
+    float n[3];
+    for (int t = 0; t < 3; ++t) n[t] = ::powf(to_float(acc[t], t), kThird) + add;
+    return n[0] + n[1] + n[2];
+  };
+  ScaleScores out;
+  out.num = masked_score(num_acc, noise);
+  out.aim = aim ? masked_score(aim_acc, no_noise) : 0.0f;
+  float d[3];
+  for (int t = 0; t < 3; ++t) {
+    const double f = double(factors_.f[scale][t == 2 ? 1 : 0]);
+    const double csf_sum = double(den_acc[t]) / std::pow(2.0, double(g.den_exp)) * std::pow(f, 3.0);
+    d[t] = ::powf(float(csf_sum), kThird) + noise;
+  }
+  out.den = d[0] + d[1] + d[2];
+  return out;
+}
+
+FrameScores Computer::compute(const Picture& ref, const Picture& dis, Workspace& ws, const RowKernels& k) const {
+  FrameScores f;
+  const Picture* pics[2] = {&ref, &dis};
+  int32_t* const a0[2] = {ws.a[0][0].data(), ws.a[0][1].data()};
+  int32_t* const a1[2] = {ws.a[1][0].data(), ws.a[1][1].data()};
+  int16_t* lo16 = ws.lo16.data();
+  int16_t* hi16 = ws.hi16.data();
+  if (bitdepth_ == 8) {
+    f.scale[0] = run_scale<int16_t>(
+        0,
+        [&](int img, int y, int32_t* a, int16_t* const band[3]) {
+          dwt0_row(pics[img]->row<uint8_t>(0, 0), pics[img]->stride(0), width_, height_, 8, y, lo16, hi16, a, band,
+                   k);
+        },
+        a0, ws, k);
+  } else {
+    f.scale[0] = run_scale<int16_t>(
+        0,
+        [&](int img, int y, int32_t* a, int16_t* const band[3]) {
+          dwt0_row(pics[img]->row<uint16_t>(0, 0), pics[img]->stride(0), width_, height_, bitdepth_, y, lo16, hi16,
+                   a, band, k);
+        },
+        a0, ws, k);
+  }
+  // Scales 1-3 read the previous a band and write the other buffer (ping-pong).
+  for (int s = 1; s < 4; ++s) {
+    int32_t* const* in = (s % 2 == 1) ? a0 : a1;
+    int32_t* const* out = (s % 2 == 1) ? a1 : a0;
+    f.scale[s] = run_scale<int32_t>(
+        s,
+        [&](int img, int y, int32_t* a, int32_t* const band[3]) {
+          dwt123_row(s, in[img], in_w_[s], in_h_[s], y, ws.lo32.data(), ws.hi32.data(), a, band, k);
+        },
+        out, ws, k);
+  }
+  return f;
+}
+
+Outputs combine(const FrameScores& f, const Settings& s, int width, int height) {
+  double num = 0, den = 0, aim = 0;
+  for (int i = 0; i < 4; ++i) {
+    num += double(f.scale[i].num);
+    den += double(f.scale[i].den);
+    aim += double(f.scale[i].aim);
+  }
+  const double limit = 1e-10 * (width * height) / (1920.0 * 1080.0);
+  num = num < limit ? 0 : num;
+  den = den < limit ? 0 : den;
+  Outputs o;
+  if (den == 0.0) {
+    // libvmaf leaves aim uninitialised here (needs noise weight 0 and a flat ref): 0 (DECISIONS 10).
+    o.adm2 = 1.0;
+    o.aim = 0.0;
+  } else {
+    o.adm2 = num / den;
+    o.aim = aim / den;  // AIM is normalised by the DLM denominator
+  }
+  const double adm3 = o.adm2 * s.dlm_weight + (1 - o.aim) * (1 - s.dlm_weight);
+  o.adm3 = adm3 > s.min_val ? adm3 : s.min_val;
+  for (int i = 0; i < 4; ++i) o.scale[i] = double(f.scale[i].num) / double(f.scale[i].den);
+  o.num = num;
+  o.den = den;
+  return o;
+}
+
+}  // namespace vqtwin::integer_adm

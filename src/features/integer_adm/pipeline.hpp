@@ -1,0 +1,53 @@
+#pragma once
+// integer ADM on one frame pair: the four scales, streamed one band row at a time, and the
+// combination of the per-scale numerators and denominators into the outputs.
+#include <memory>
+
+#include "features/integer_adm/rows.hpp"
+#include "features/integer_adm/setup.hpp"
+#include "vqtwin/picture.hpp"
+
+namespace vqtwin::integer_adm {
+
+// Per-scale float results, as libvmaf keeps them (num, den; aim uses the DLM denominator).
+struct ScaleScores {
+  float num = 0, den = 0, aim = 0;
+};
+struct FrameScores {
+  ScaleScores scale[4];
+};
+
+struct Outputs {
+  double adm2 = 0, aim = 0, adm3 = 0;
+  double scale[4] = {0, 0, 0, 0};
+  double num = 0, den = 0;  // after the small-value limit (debug outputs)
+};
+Outputs combine(const FrameScores& f, const Settings& s, int width, int height);
+
+// Buffers of one frame computation; one per concurrent caller.
+struct Workspace;
+
+class Computer {
+ public:
+  // Throws vqtwin::Error for frames integer ADM refuses (smaller than 33 px either way).
+  Computer(const Settings& settings, const CsfFactors& factors, int width, int height, int bitdepth);
+  ~Computer();
+
+  std::unique_ptr<Workspace, void (*)(Workspace*)> make_workspace() const;
+  // The luma planes of ref and dis (bit depth as constructed). Thread-safe: const, state in `ws`.
+  FrameScores compute(const Picture& ref, const Picture& dis, Workspace& ws, const RowKernels& k) const;
+  const ScaleGeometry& geometry(int scale) const { return geometry_[scale]; }
+
+ private:
+  template <class T, class DwtRow>
+  ScaleScores run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_out[2], Workspace& ws,
+                        const RowKernels& k) const;
+
+  Settings settings_;
+  CsfFactors factors_;
+  int width_, height_, bitdepth_;
+  int in_w_[4], in_h_[4];  // each scale's input size (the luma plane, then the previous a band)
+  ScaleGeometry geometry_[4];
+};
+
+}  // namespace vqtwin::integer_adm

@@ -1,0 +1,56 @@
+#pragma once
+// integer ADM's row kernels: the hot loops of one frame, one band row at a time. A scalar
+// reference and an AVX2 set implement the same table; every kernel is exact integer arithmetic,
+// so the two give identical results (tests/unit/integer_adm_test.cpp checks it). Orientation
+// arrays are {h, v, d}.
+#include <cstdint>
+
+namespace vqtwin::integer_adm {
+
+struct RowKernels {
+  // DWT, scale 0, vertical pass: n columns from the 4 (already mirrored) source rows; the sums are
+  // centred by -46342 * 2^(B-1) and rounded down by B bits to int16.
+  void (*dwt0_vertical_u8)(const uint8_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi);
+  void (*dwt0_vertical_u16)(const uint16_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi);
+  // DWT, scale 0, horizontal pass: lo/hi are padded rows (lo[-1], lo[n], lo[n+1] hold the mirrored
+  // samples), n_out outputs: a (widened to int32 for the next scale), v, h, d.
+  void (*dwt0_horizontal)(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h,
+                          int16_t* d);
+  // DWT, scales 1-3: int64 sums, rounded by (round, shift), stored as int32.
+  void (*dwt_vertical)(const int32_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi);
+  void (*dwt_horizontal)(const int32_t* lo, const int32_t* hi, int n_out, int shift, int64_t round, int32_t* a,
+                         int32_t* v, int32_t* h, int32_t* d);
+
+  // Decouple over columns [x0, x1): restored (rst) and additive (q) parts of the dis bands.
+  void (*decouple0)(const int16_t* const ref[3], const int16_t* const dis[3], int x0, int x1, double egl,
+                    int16_t* const rst[3], int16_t* const q[3]);
+  void (*decouple123)(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl,
+                      int32_t* const rst[3], int32_t* const q[3]);
+
+  // CSF of p over [x0, x1): mask[x] = sum over orientations of |csf|/30, centre[x] = sum of |csf|/15.
+  void (*csf0)(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask, int32_t* centre);
+  void (*csf123)(const int32_t* const p[3], int x0, int x1, const uint32_t r[3], int32_t* mask, int32_t* centre);
+
+  // Contrast masking over pool columns [x0, x1) of one row: the threshold is
+  // box_up + box_mid + box_down - mask_mid + centre_mid (box_* = horizontal 3-sums of the mask rows),
+  // and the cube terms of src are added into sums[theta] (int64, exact).
+  void (*cm0)(const int16_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
+              const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint16_t r0[3],
+              const uint32_t cube_shift[3], const int64_t cube_round[3], int64_t sums[3]);
+  void (*cm123)(const int32_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
+                const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint32_t r[3],
+                uint32_t cube_shift, int64_t cube_round, int64_t sums[3]);
+
+  // Denominator over pool columns [x0, x1) of one ref row: sums[theta] += cube terms.
+  void (*den0)(const int16_t* const ref[3], int x0, int x1, uint64_t sums[3]);
+  void (*den123)(const int32_t* const ref[3], int x0, int x1, uint32_t sq_shift, uint32_t cube_shift,
+                 uint64_t cube_round, uint64_t sums[3]);
+};
+
+const RowKernels& scalar_kernels();
+// nullptr when the build or the CPU has no AVX2.
+const RowKernels* avx2_kernels();
+// The fastest set this CPU runs.
+const RowKernels& best_kernels();
+
+}  // namespace vqtwin::integer_adm
