@@ -8,12 +8,22 @@ namespace vqtwin {
 extern const ExtractorInfo kPsnrInfo;
 extern const ExtractorInfo kIntegerAdmInfo;
 extern const ExtractorInfo kIntegerVifInfo;
+extern const ExtractorInfo kFloatSsimInfo;
+extern const ExtractorInfo kFloatMsSsimInfo;
+extern const ExtractorInfo kIntegerSsimInfo;
+extern const ExtractorInfo kFloatVifInfo;
+extern const ExtractorInfo kFloatAdmInfo;
 
 namespace {
 const ExtractorInfo* const kAll[] = {
     &kPsnrInfo,
     &kIntegerAdmInfo,
     &kIntegerVifInfo,
+    &kFloatSsimInfo,
+    &kFloatMsSsimInfo,
+    &kIntegerSsimInfo,
+    &kFloatVifInfo,
+    &kFloatAdmInfo,
 };
 }  // namespace
 

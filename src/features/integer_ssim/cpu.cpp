@@ -1,0 +1,59 @@
+// integer_ssim (the fork's `ssim`), CPU reference (behaviour: shared/spec/integer_ssim.md).
+#include <memory>
+#include <string>
+
+#include "core/extractor.hpp"
+#include "features/integer_ssim/moments.hpp"
+#include "features/integer_ssim/schema.hpp"
+#include "features/ssim_common/db.hpp"
+#include "vqtwin/error.hpp"
+
+namespace vqtwin {
+namespace integer_ssim {
+namespace {
+
+class IntegerSsimCpu final : public Extractor {
+ public:
+  explicit IntegerSsimCpu(const OptionValues& o)
+      : enable_db_(o.get_bool("enable_db")), clip_db_(o.get_bool("clip_db")) {}
+
+  void init(const PictureFormat& f) override {
+    // Same refusal as the float SSIMs, although the integer algorithm itself would cope with any
+    // depth 8..16: one rule for every SSIM (DECISIONS.md 8).
+    if (f.bitdepth != 8 && f.bitdepth != 10 && f.bitdepth != 12 && f.bitdepth != 16)
+      throw Error("integer_ssim: bit depth " + std::to_string(f.bitdepth) +
+                  " is not supported (8, 10, 12 or 16)");
+    max_db_ = ssim_db::max_db(unsigned(f.bitdepth), unsigned(f.width), unsigned(f.height), clip_db_);
+  }
+
+  void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
+    const double score = frame_score(ref, dist);
+    out.put(kScoreName, index, enable_db_ ? ssim_db::to_db(score, max_db_) : score);
+  }
+
+ private:
+  bool enable_db_, clip_db_;
+  double max_db_ = 0;
+};
+
+constexpr std::string_view kProvided[] = {kScoreName};
+
+}  // namespace
+}  // namespace integer_ssim
+
+extern const ExtractorInfo kIntegerSsimInfo;
+const ExtractorInfo kIntegerSsimInfo = {
+    .name = "integer_ssim",
+    .other_names = integer_ssim::kOtherNames,
+    .backend = Backend::kCpu,
+    .options = integer_ssim::kOptions,
+    .provided = integer_ssim::kProvided,
+    .temporal = false,
+    .cpu_twin_of = {},
+    .check_context = nullptr,
+    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
+      return std::make_unique<integer_ssim::IntegerSsimCpu>(o);
+    },
+};
+
+}  // namespace vqtwin
