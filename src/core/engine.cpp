@@ -64,6 +64,18 @@ ContextRequest request_from_text(const std::string& text) {
   return {info, OptionValues(info->options, pairs, info->name), false};
 }
 
+// The `step` of a context's emissions for frame `index`. libvmaf orders outputs by the first time a
+// name reaches its collector. With its thread pool (the goldens were made with --threads 2),
+// TEMPORAL extractors run on the reading thread as each frame is read, while the other extractors'
+// frame i lands from the pool after the reading thread has run frame i+1 (seen in every vmaf_float
+// golden: motion3, first written when frame 1 is read, precedes adm2 of frame 0). Reproduced
+// deterministically, for every --threads: frame i of the pool sits between frames i+1 and i+2 of the
+// reading thread.
+std::uint64_t step_of(const ExtractorInfo& info, unsigned index) {
+  const std::uint64_t i = index;
+  return info.libvmaf_temporal ? 2 * i : 2 * (i + 1) + 1;
+}
+
 class Engine {
  public:
   Engine(const RunConfig& cfg, Results& out) : cfg_(cfg), out_(out) {}
@@ -208,7 +220,7 @@ class Engine {
     const bool sampled = cfg_.subsample <= 1 || index % cfg_.subsample == 0;
     for (auto& c : contexts_)
       if (!c->info->temporal && sampled) {
-        ContextSink sink(out_, index, c->index);
+        ContextSink sink(out_, step_of(*c->info, index), c->index);
         c->extractor->extract(ref, dist, index, sink);
       }
     for (auto& c : contexts_) {
@@ -216,7 +228,7 @@ class Engine {
       std::unique_lock lock(c->mutex);
       c->cv.wait(lock, [&] { return c->turn == index || aborted_.load(); });
       if (aborted_) throw Aborted{};
-      ContextSink sink(out_, index, c->index);
+      ContextSink sink(out_, step_of(*c->info, index), c->index);
       c->extractor->extract(ref, dist, index, sink);
       ++c->turn;
       c->cv.notify_all();

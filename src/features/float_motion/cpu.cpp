@@ -163,6 +163,7 @@ const ExtractorInfo kFloatMotionInfo = {
     .options = float_motion::kOptions,
     .provided = float_motion::kProvided,
     .temporal = true,
+    .libvmaf_temporal = true,  // VMAF_FEATURE_EXTRACTOR_TEMPORAL in libvmaf: sets the output order
     .cpu_twin_of = {},
     .check_context = nullptr,
     .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {

@@ -1,0 +1,214 @@
+// VMAF models for the engine: --model texts -> model files -> the contexts they need and the
+// per-frame score written after the last frame.
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/registry.hpp"
+#include "models/feature_table.hpp"
+#include "models/vmaf_model.hpp"
+#include "vqtwin/error.hpp"
+
+namespace vqtwin::models {
+namespace {
+
+// One feature of a model, bound to the extractor context that computes it.
+struct BoundFeature {
+  std::string output;  // where the extractor writes it: "integer_adm2_egl_1"
+  const ExtractorInfo* info = nullptr;
+  OptionValues options;
+};
+
+class VmafModel final : public Model {
+ public:
+  VmafModel(ModelFile file, std::string source, ModelSettings settings, std::vector<BoundFeature> bound)
+      : file_(std::move(file)), source_(std::move(source)), settings_(std::move(settings)), bound_(std::move(bound)) {}
+
+  const std::string& name() const override { return settings_.name; }
+
+  std::vector<FeatureUse> features() const override {
+    std::vector<FeatureUse> uses;
+    std::vector<std::string> seen;
+    for (const BoundFeature& b : bound_) {
+      std::string key = std::string(b.info->name) + "|" + b.options.key();
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+      seen.push_back(std::move(key));
+      uses.push_back({std::string(b.info->name), b.options.given()});
+    }
+    return uses;
+  }
+
+  void predict(Results& results, unsigned frames, unsigned subsample) const override {
+    std::vector<double> raw(bound_.size()), scratch;
+    // After every context's flush: the model scores come last, in model order (libvmaf's collector
+    // order, which the writers follow).
+    const Results::Order order{~std::uint64_t(0), ~std::uint32_t(0), settings_.rank};
+    for (unsigned i = 0; i < frames; ++i) {
+      if (subsample > 1 && i % subsample != 0) continue;
+      for (std::size_t k = 0; k < bound_.size(); ++k) {
+        auto v = results.value(bound_[k].output, i);
+        if (!v)
+          throw Error("model '" + settings_.name + "' (" + source_ + "): no value of feature '" + bound_[k].output +
+                      "' at frame " + std::to_string(i));
+        raw[k] = *v;
+      }
+      results.put(settings_.name, i, predict_score(file_, raw, settings_.flags, scratch), order);
+    }
+  }
+
+ private:
+  ModelFile file_;
+  std::string source_;
+  ModelSettings settings_;
+  std::vector<BoundFeature> bound_;
+};
+
+bool parse_flag(std::string_view key, std::string_view value, std::string_view text) {
+  if (value == "true" || value == "1") return true;
+  if (value == "false" || value == "0") return false;
+  throw Error("--model '" + std::string(text) + "': " + std::string(key) + " must be true or false, not '" +
+              std::string(value) + "'");
+}
+
+std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error("model '" + path + "': is a folder, not a model file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("model '" + path + "': cannot open (" + std::strerror(errno) + ")");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) throw Error("model '" + path + "': read error");
+  return bytes.str();
+}
+
+bool valid_version(std::string_view v) {
+  return !v.empty() && v != "." && v != ".." && v.find('/') == std::string_view::npos &&
+         v.find('\0') == std::string_view::npos;
+}
+
+}  // namespace
+
+ModelRequest parse_model_text(std::string_view text) {
+  ModelRequest req;
+  bool have_name = false;
+  auto fail = [&](const std::string& what) -> void { throw Error("--model '" + std::string(text) + "': " + what); };
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t end = text.find(':', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view item = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    const std::string_view key = item.substr(0, eq);
+    const bool has_value = eq != std::string_view::npos;
+    const std::string_view value = has_value ? item.substr(eq + 1) : std::string_view{};
+    if (key == "enable_transform") {
+      req.settings.flags.enable_transform = !has_value || parse_flag(key, value, text);
+    } else if (key == "disable_clip") {
+      req.settings.flags.disable_clip = !has_value || parse_flag(key, value, text);
+    } else if (!has_value) {
+      fail("'" + std::string(item) + "' is not of the form key=value");
+    } else if (key == "path" || key == "version" || key == "name") {
+      std::string& slot = key == "path" ? req.path : key == "version" ? req.version : req.settings.name;
+      if ((key == "name" && have_name) || (key != "name" && !slot.empty())) fail(std::string(key) + " given twice");
+      if (value.empty()) fail(std::string(key) + " is empty");
+      slot = std::string(value);
+      if (key == "name") have_name = true;
+    } else if (const std::size_t dot = key.find('.'); dot != std::string_view::npos && dot > 0 && dot + 1 < key.size()) {
+      const std::string extractor(key.substr(0, dot));
+      auto it = std::find_if(req.settings.overloads.begin(), req.settings.overloads.end(),
+                             [&](const auto& o) { return o.first == extractor; });
+      if (it == req.settings.overloads.end()) it = req.settings.overloads.insert(it, {extractor, {}});
+      it->second.emplace_back(std::string(key.substr(dot + 1)), std::string(value));
+    } else {
+      fail("unknown key '" + std::string(key) +
+           "' (known: path, version, name, enable_transform, disable_clip, EXTRACTOR.OPTION)");
+    }
+  }
+  if (req.path.empty() == req.version.empty()) fail("give exactly one of path=FILE or version=NAME");
+  return req;
+}
+
+std::unique_ptr<Model> make_model(std::string_view bytes, std::string_view source, const ModelSettings& settings,
+                                  const ExtractorLookup& lookup) {
+  ModelFile file = parse_model_file(bytes, source);
+  const std::string where = "model '" + std::string(source) + "'";
+  std::vector<BoundFeature> bound;
+  std::vector<bool> overload_used(settings.overloads.size(), false);
+  for (std::size_t i = 0; i < file.features.size(); ++i) {
+    const ModelFeature& f = file.features[i];
+    std::string output, extractor;
+    if (auto src = feature_source(f.name)) {
+      output = src->output;
+      extractor = src->extractor;
+    } else if (const ExtractorInfo* p = find_provider(f.name)) {
+      output = f.name;  // already a short name some extractor provides ("psnr_y", ...)
+      extractor = p->name;
+    } else {
+      throw Error(where + ": unknown feature '" + f.name + "' (feature_names[" + std::to_string(i) + "])");
+    }
+    const ExtractorInfo* info = lookup(extractor);
+    if (!info)
+      throw Error(where + ": feature '" + f.name + "' needs the extractor '" + extractor +
+                  "', which this build does not have");
+    OptionPairs options = f.options;
+    for (std::size_t o = 0; o < settings.overloads.size(); ++o) {
+      const ExtractorInfo* target = lookup(settings.overloads[o].first);
+      if (!target)
+        throw Error(where + ": --model option for unknown extractor '" + settings.overloads[o].first + "'");
+      if (target != info) continue;
+      overload_used[o] = true;
+      options.insert(options.end(), settings.overloads[o].second.begin(), settings.overloads[o].second.end());
+    }
+    OptionValues values;
+    try {
+      values = OptionValues(info->options, options, info->name);
+    } catch (const Error& e) {
+      throw Error(where + ": options of feature '" + f.name + "': " + e.what());
+    }
+    bound.push_back({values.output_name(output), info, std::move(values)});
+  }
+  for (std::size_t o = 0; o < settings.overloads.size(); ++o)
+    if (!overload_used[o])
+      throw Error(where + ": --model option for extractor '" + settings.overloads[o].first +
+                  "', which this model does not use");
+  return std::make_unique<VmafModel>(std::move(file), std::string(source), settings, std::move(bound));
+}
+
+std::vector<std::unique_ptr<Model>> load_models(const std::vector<std::string>& texts) {
+  // All texts first: a typo or a name clash is reported before any file is read.
+  std::vector<ModelRequest> requests;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    requests.push_back(parse_model_text(texts[i]));
+    requests.back().settings.rank = std::uint32_t(i);
+    for (std::size_t j = 0; j < i; ++j)
+      if (requests[j].settings.name == requests[i].settings.name)
+        throw Error("--model: two models write the score '" + requests[i].settings.name +
+                    "'; give each its own name=");
+  }
+  std::vector<std::unique_ptr<Model>> models;
+  for (const ModelRequest& req : requests) {
+    std::string path = req.path;
+    if (!req.version.empty()) {
+      if (!valid_version(req.version))
+        throw Error("--model version=" + req.version + ": a version is a model name, not a path (use path=FILE)");
+      auto found = find_model_file(req.version);
+      if (!found) {
+        std::string folders;
+        for (const std::string& d : model_search_path()) folders += (folders.empty() ? "" : ", ") + d;
+        throw Error("--model version=" + req.version + ": no " + req.version + ".json in the model search path (" +
+                    folders + "); set VQTWIN_MODEL_PATH to its folder or give path=FILE");
+      }
+      path = *found;
+    }
+    const std::string bytes = read_file(path);
+    models.push_back(make_model(bytes, path, req.settings, [](std::string_view n) { return find_extractor(n); }));
+  }
+  return models;
+}
+
+}  // namespace vqtwin::models
