@@ -319,6 +319,7 @@ void check_dwt123(int scale, int w, int h, const std::vector<int64_t>& in, const
 std::vector<const RowKernels*> kernel_sets() {
   std::vector<const RowKernels*> sets = {&scalar_kernels()};
   if (avx2_kernels()) sets.push_back(avx2_kernels());
+  if (avx512_kernels()) sets.push_back(avx512_kernels());
   return sets;
 }
 
@@ -561,9 +562,17 @@ TEST(IntegerAdmCombine, FlatReferenceWithoutNoiseWeightGivesOneAndZeroAim) {
 
 // ---- AVX2 against scalar ----
 
-TEST(IntegerAdmKernels, Avx2EqualsScalarOnWholeFrames) {
-  const RowKernels* fast = avx2_kernels();
-  if (!fast) GTEST_SKIP() << "no AVX2 on this CPU or build";
+// Every SIMD set this CPU runs (AVX2, AVX-512).
+std::vector<const RowKernels*> simd_sets() {
+  std::vector<const RowKernels*> sets;
+  for (const RowKernels* k : {avx2_kernels(), avx512_kernels()})
+    if (k) sets.push_back(k);
+  return sets;
+}
+
+TEST(IntegerAdmKernels, SimdEqualsScalarOnWholeFrames) {
+  if (simd_sets().empty()) GTEST_SKIP() << "no AVX2 on this CPU or build";
+  for (const RowKernels* fast : simd_sets())
   for (int bpc : {8, 10, 16})
     for (Content kind : {Content::kRandom, Content::kPerturbed, Content::kSmooth})
       for (auto [w, h] : {std::pair{33, 33}, {70, 45}, {131, 67}, {256, 144}}) {
@@ -584,6 +593,72 @@ TEST(IntegerAdmKernels, Avx2EqualsScalarOnWholeFrames) {
           }
         }
       }
+}
+
+// Decouple rows on values of every magnitude (0, tiny, around 2^15 and 2^26, the int32 extremes),
+// with dis either unrelated or a scaled copy of ref (so the angle test and the gain limit trigger).
+TEST(IntegerAdmKernels, SimdDecoupleRowsEqualScalarOnEveryMagnitude) {
+  if (simd_sets().empty()) GTEST_SKIP() << "no AVX2 on this CPU or build";
+  for (const RowKernels* fast : simd_sets()) {
+  std::mt19937 rng(12345);
+  const int32_t edges[] = {0, 1, -1, 32767, -32768, 32768, -32769, 65535, -65536, (1 << 26) - 1, -(1 << 26),
+                           1 << 26, INT32_MAX, INT32_MIN, INT32_MIN + 1};
+  auto value = [&](int bits) -> int32_t {
+    if (rng() % 8 == 0) return edges[rng() % std::size(edges)];
+    const int64_t span = int64_t(1) << bits;
+    return int32_t(int64_t(rng() % uint64_t(2 * span)) - span);
+  };
+  constexpr int n = 203;  // odd: row tails too
+  for (int round = 0; round < 400; ++round) {
+    const int bits = 1 + int(rng() % 31);
+    const bool related = round % 2 == 0;
+    std::vector<int32_t> o[3], t[3], rs[2][3], qs[2][3];
+    std::vector<int16_t> o16[3], t16[3], rs16[2][3], qs16[2][3];
+    for (int i = 0; i < 3; ++i) {
+      o[i].resize(n);
+      t[i].resize(n);
+      o16[i].resize(n);
+      t16[i].resize(n);
+      for (int x = 0; x < n; ++x) {
+        o[i][x] = value(bits);
+        t[i][x] = related ? int32_t(std::clamp(double(o[i][x]) * (0.25 + 0.01 * (rng() % 200)), -2147483648.0, 2147483647.0))
+                          : value(bits);
+        if (related && rng() % 4 == 0) t[i][x] = o[i][x];
+        o16[i][x] = int16_t(o[i][x] >> std::max(0, bits - 15));
+        t16[i][x] = related ? int16_t(std::clamp(double(o16[i][x]) * (0.5 + 0.01 * (rng() % 100)), -32768.0, 32767.0))
+                            : int16_t(t[i][x] >> std::max(0, bits - 15));
+      }
+      for (int k = 0; k < 2; ++k) {
+        rs[k][i].assign(n, 7);
+        qs[k][i].assign(n, 7);
+        rs16[k][i].assign(n, 7);
+        qs16[k][i].assign(n, 7);
+      }
+    }
+    const double egl = round % 3 == 0 ? 1.0 : (round % 3 == 1 ? 100.0 : 1.3);
+    const int x0 = int(rng() % 9), x1 = n - int(rng() % 9);
+    const RowKernels* sets[2] = {&scalar_kernels(), fast};
+    for (int k = 0; k < 2; ++k) {
+      const int32_t* ref[3] = {o[0].data(), o[1].data(), o[2].data()};
+      const int32_t* dis[3] = {t[0].data(), t[1].data(), t[2].data()};
+      int32_t* r[3] = {rs[k][0].data(), rs[k][1].data(), rs[k][2].data()};
+      int32_t* q[3] = {qs[k][0].data(), qs[k][1].data(), qs[k][2].data()};
+      sets[k]->decouple123(ref, dis, x0, x1, egl, r, q);
+      const int16_t* ref16[3] = {o16[0].data(), o16[1].data(), o16[2].data()};
+      const int16_t* dis16[3] = {t16[0].data(), t16[1].data(), t16[2].data()};
+      int16_t* r16[3] = {rs16[k][0].data(), rs16[k][1].data(), rs16[k][2].data()};
+      int16_t* q16[3] = {qs16[k][0].data(), qs16[k][1].data(), qs16[k][2].data()};
+      sets[k]->decouple0(ref16, dis16, x0, x1, egl, r16, q16);
+    }
+    for (int i = 0; i < 3; ++i)
+      for (int x = 0; x < n; ++x) {
+        ASSERT_EQ(rs[0][i][x], rs[1][i][x]) << "round " << round << " t" << i << " x " << x << " o " << o[i][x];
+        ASSERT_EQ(qs[0][i][x], qs[1][i][x]) << "round " << round << " t" << i << " x " << x;
+        ASSERT_EQ(rs16[0][i][x], rs16[1][i][x]) << "round " << round << " t" << i << " x " << x;
+        ASSERT_EQ(qs16[0][i][x], qs16[1][i][x]) << "round " << round << " t" << i << " x " << x;
+      }
+  }
+  }
 }
 
 }  // namespace

@@ -149,18 +149,21 @@ inline __m256d through_float(__m256d x) { return _mm256_cvtps_pd(_mm256_cvtpd_ps
 
 // angle_within_1deg on 4 lanes: the int products are exact in double (|.| <= 2^31), so
 // float(double sum) is the int64 -> float conversion of the scalar code.
-inline __m256d angle4(__m128i oh, __m128i ov, __m128i th, __m128i tv) {
-  const __m256d a = _mm256_cvtepi32_pd(oh), b = _mm256_cvtepi32_pd(ov);
-  const __m256d c = _mm256_cvtepi32_pd(th), e = _mm256_cvtepi32_pd(tv);
+inline __m256d angle4_from(__m256d dot, __m256d om, __m256d tm) {
   const __m256d scale = _mm256_set1_pd(1.0 / 4096.0);  // exact: division by 4096 is a scaling
-  const __m256d dot = through_float(_mm256_add_pd(_mm256_mul_pd(a, c), _mm256_mul_pd(b, e)));
-  const __m256d om = through_float(_mm256_add_pd(_mm256_mul_pd(a, a), _mm256_mul_pd(b, b)));
-  const __m256d tm = through_float(_mm256_add_pd(_mm256_mul_pd(c, c), _mm256_mul_pd(e, e)));
   const __m256d x = _mm256_mul_pd(dot, scale);
   const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(double(kCos1DegSq)), _mm256_mul_pd(om, scale)),
                                     _mm256_mul_pd(tm, scale));
   return _mm256_and_pd(_mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_GE_OQ),
                        _mm256_cmp_pd(_mm256_mul_pd(x, x), rhs, _CMP_GE_OQ));
+}
+inline __m256d angle4(__m128i oh, __m128i ov, __m128i th, __m128i tv) {
+  const __m256d a = _mm256_cvtepi32_pd(oh), b = _mm256_cvtepi32_pd(ov);
+  const __m256d c = _mm256_cvtepi32_pd(th), e = _mm256_cvtepi32_pd(tv);
+  const __m256d dot = through_float(_mm256_add_pd(_mm256_mul_pd(a, c), _mm256_mul_pd(b, e)));
+  const __m256d om = through_float(_mm256_add_pd(_mm256_mul_pd(a, a), _mm256_mul_pd(b, b)));
+  const __m256d tm = through_float(_mm256_add_pd(_mm256_mul_pd(c, c), _mm256_mul_pd(e, e)));
+  return angle4_from(dot, om, tm);
 }
 
 // The gain limit on 4 lanes: min (o > 0) or max (o < 0) of rst * egl and t, truncated.
@@ -217,6 +220,88 @@ void decouple0(const int16_t* const ref[3], const int16_t* const dis[3], int x0,
     }
   }
   if (x < x1) scalar_kernels().decouple0(ref, dis, x, x1, egl_value, rst_out, q_out);
+}
+
+// ---- decouple, scales 1-3 ----
+// Four columns per step, in int64 lanes: the gain needs the 64-bit product DIV[m] * t and a
+// per-lane rounding shift 15 + e (e = how far |o| >= 2^15 was rounded down to 15 bits).
+
+// max(v, 0) of int64 lanes.
+inline __m256i relu64(__m256i v) { return _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), v), v); }
+// The low dwords of four int64 lanes as 4 x int32 (C's narrowing).
+inline __m128i low_dwords(__m256i v) {
+  return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+}
+
+// The angle test in double lanes is exact only while every product and 2-term sum is below 2^53:
+// true when all four inputs are below 2^26 in magnitude (the usual case; callers check).
+inline bool angle_inputs_small(__m128i a, __m128i b, __m128i c, __m128i d) {
+  const __m128i lim = _mm_set1_epi32((1 << 26) - 1);
+  // abs(INT_MIN) stays negative, so the unsigned view compares it as big too.
+  const __m128i big = _mm_or_si128(_mm_or_si128(_mm_cmpgt_epi32(_mm_abs_epi32(a), lim), _mm_cmpgt_epi32(_mm_abs_epi32(b), lim)),
+                                   _mm_or_si128(_mm_cmpgt_epi32(_mm_abs_epi32(c), lim), _mm_cmpgt_epi32(_mm_abs_epi32(d), lim)));
+  const __m128i neg = _mm_or_si128(_mm_or_si128(_mm_abs_epi32(a), _mm_abs_epi32(b)), _mm_or_si128(_mm_abs_epi32(c), _mm_abs_epi32(d)));
+  return _mm_testz_si128(_mm_or_si128(big, _mm_srai_epi32(neg, 31)), _mm_set1_epi32(-1));
+}
+
+// decouple_scale123 on four columns of one orientation (angle: 4 x int32 all-ones where the test holds).
+inline void decouple4_123(__m128i o, __m128i t, __m128i angle, __m256d egl, int32_t* rst_out, int32_t* q_out) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i o64 = _mm256_cvtepi32_epi64(o), t64 = _mm256_cvtepi32_epi64(t);
+  const __m128i m32 = _mm_abs_epi32(o);  // |o| as uint32 (2^31 for INT_MIN)
+  const __m256i m64 = _mm256_cvtepu32_epi64(m32);
+  // e = max(floor(log2 m) - 14, 0): the exponent of double(m / 2) (exact: m / 2 < 2^31) is floor(log2 m) - 1.
+  const __m256d half_m = _mm256_cvtepi32_pd(_mm_srli_epi32(m32, 1));
+  const __m256i e = relu64(_mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(half_m), 52), _mm256_set1_epi64x(1023 + 13)));
+  // m rounded to 15 significant bits: (m + 2^(e-1)) >> e, the round term 0 when e = 0.
+  const __m256i one = _mm256_set1_epi64x(1);
+  const __m256i m_round = _mm256_srli_epi64(_mm256_sllv_epi64(one, e), 1);
+  const __m256i idx = _mm256_srlv_epi64(_mm256_add_epi64(m64, m_round), e);
+  const __m256i div = _mm256_cvtepi32_epi64(_mm256_i64gather_epi32(kReciprocal.div, idx, 4));
+  // (DIV * t) * sign(o) + 2^(14+e), exact in int64 (|DIV * t| <= 2^61).
+  __m256i prod = _mm256_mul_epi32(div, t64);
+  const __m256i o_neg = _mm256_cmpgt_epi64(zero, o64);
+  prod = _mm256_sub_epi64(_mm256_xor_si256(prod, o_neg), o_neg);
+  const __m256i sum = _mm256_add_epi64(prod, _mm256_sllv_epi64(_mm256_set1_epi64x(int64_t(1) << 14), e));
+  // k = clamp(sum >> (15 + e), 0, 32768): a negative sum shifts to a negative k, clamped to 0, so the
+  // logical shift of the non-negative ones is enough.
+  const __m256i full = _mm256_set1_epi64x(32768);
+  __m256i k = _mm256_srlv_epi64(relu64(sum), _mm256_add_epi64(e, _mm256_set1_epi64x(15)));
+  k = _mm256_blendv_epi8(k, full, _mm256_cmpgt_epi64(k, full));
+  const __m256i o_zero = _mm256_cmpeq_epi64(o64, zero);
+  k = _mm256_blendv_epi8(k, full, o_zero);
+  // rst = int32((k * o + 2^14) >> 15): bits 15..46 of the exact product, which the logical shift keeps.
+  __m128i rst = low_dwords(_mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(k, o64), _mm256_set1_epi64x(16384)), 15));
+  const __m128i apply = _mm_andnot_si128(low_dwords(_mm256_or_si256(o_zero, _mm256_cmpeq_epi64(k, zero))), angle);
+  if (!_mm_testz_si128(apply, apply))
+    rst = _mm_blendv_epi8(rst, limit4(rst, t, _mm_cmpgt_epi32(o, _mm_setzero_si128()), egl), apply);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(rst_out), rst);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(q_out), _mm_sub_epi32(t, rst));
+}
+
+// The three orientations of columns x..x+3 once the angle test is known.
+inline void decouple123_cols(const int32_t* const ref[3], const int32_t* const dis[3], int x, __m128i angle,
+                             __m256d egl, int32_t* const rst_out[3], int32_t* const q_out[3]) {
+  for (int i = 0; i < 3; ++i)
+    decouple4_123(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ref[i] + x)),
+                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(dis[i] + x)), angle, egl, rst_out[i] + x,
+                  q_out[i] + x);
+}
+
+void decouple123(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
+                 int32_t* const rst_out[3], int32_t* const q_out[3]) {
+  const __m256d egl = _mm256_set1_pd(egl_value);
+  auto ld = [](const int32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
+  int x = x0;
+  for (; x + 4 <= x1; x += 4) {
+    const __m128i oh = ld(ref[0] + x), ov = ld(ref[1] + x), th = ld(dis[0] + x), tv = ld(dis[1] + x);
+    if (!angle_inputs_small(oh, ov, th, tv)) {  // the exact int64 test, one cell at a time
+      scalar_kernels().decouple123(ref, dis, x, x + 4, egl_value, rst_out, q_out);
+      continue;
+    }
+    decouple123_cols(ref, dis, x, low_dwords(_mm256_castpd_si256(angle4(oh, ov, th, tv))), egl, rst_out, q_out);
+  }
+  if (x < x1) scalar_kernels().decouple123(ref, dis, x, x1, egl_value, rst_out, q_out);
 }
 
 // ---- CSF and masks, scale 0 ----
@@ -480,6 +565,43 @@ void dwt_horizontal(const int32_t* lo, const int32_t* hi, int n_out, int shift, 
 }  // namespace
 #pragma GCC pop_options
 
+// AVX-512 (F, DQ, VL) adds what the scale 1-3 angle test lacks in AVX2: an int64 -> float
+// conversion, so the int64 moments are rounded exactly as the scalar code rounds them, for
+// every magnitude (no scalar fallback). Everything else is the AVX2 kernels.
+#pragma GCC push_options
+#pragma GCC target("avx2,avx512f,avx512dq,avx512vl")
+namespace {
+
+// p * q + r * s of int32 values held in int64 lanes (wrapping like the scalar int64 sum), rounded to
+// float once (int64 -> float) and widened exactly to double.
+inline __m256d moment_through_float(__m256i p, __m256i q, __m256i r, __m256i s) {
+  const __m256i v = _mm256_add_epi64(_mm256_mul_epi32(p, q), _mm256_mul_epi32(r, s));
+  return _mm256_cvtps_pd(_mm256_cvtepi64_ps(v));
+}
+
+// angle_within_1deg on 4 lanes with the exact int64 moments.
+inline __m256d angle4_int64(__m128i oh, __m128i ov, __m128i th, __m128i tv) {
+  const __m256i a = _mm256_cvtepi32_epi64(oh), b = _mm256_cvtepi32_epi64(ov);
+  const __m256i c = _mm256_cvtepi32_epi64(th), e = _mm256_cvtepi32_epi64(tv);
+  return angle4_from(moment_through_float(a, c, b, e), moment_through_float(a, a, b, b),
+                     moment_through_float(c, c, e, e));
+}
+
+void decouple123_avx512(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
+                        int32_t* const rst_out[3], int32_t* const q_out[3]) {
+  const __m256d egl = _mm256_set1_pd(egl_value);
+  auto ld = [](const int32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
+  int x = x0;
+  for (; x + 4 <= x1; x += 4) {
+    const __m256d angle = angle4_int64(ld(ref[0] + x), ld(ref[1] + x), ld(dis[0] + x), ld(dis[1] + x));
+    decouple123_cols(ref, dis, x, low_dwords(_mm256_castpd_si256(angle)), egl, rst_out, q_out);
+  }
+  if (x < x1) scalar_kernels().decouple123(ref, dis, x, x1, egl_value, rst_out, q_out);
+}
+
+}  // namespace
+#pragma GCC pop_options
+
 namespace {
 
 RowKernels make_avx2() {
@@ -493,6 +615,7 @@ RowKernels make_avx2() {
   k.den0 = den0;
   k.dwt_vertical = dwt_vertical;
   k.dwt_horizontal = dwt_horizontal;
+  k.decouple123 = decouple123;
   k.csf123 = csf123;
   k.cm123 = cm123;
   k.den123 = den123;
@@ -507,9 +630,21 @@ const RowKernels* avx2_kernels() {
   return ok ? &k : nullptr;
 }
 
+const RowKernels* avx512_kernels() {
+  static const RowKernels k = [] {
+    RowKernels r = make_avx2();
+    r.decouple123 = decouple123_avx512;
+    return r;
+  }();
+  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+                         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+  return ok ? &k : nullptr;
+}
+
 #else
 
 const RowKernels* avx2_kernels() { return nullptr; }
+const RowKernels* avx512_kernels() { return nullptr; }
 
 #endif
 

@@ -177,7 +177,7 @@ constexpr RowKernels kScalar = {
 const RowKernels& scalar_kernels() { return kScalar; }
 
 const RowKernels& best_kernels() {
-  static const RowKernels* best = avx2_kernels() ? avx2_kernels() : &kScalar;
+  static const RowKernels* best = avx512_kernels() ? avx512_kernels() : (avx2_kernels() ? avx2_kernels() : &kScalar);
   return *best;
 }
 
