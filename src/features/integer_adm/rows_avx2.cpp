@@ -175,6 +175,17 @@ inline __m128i limit4(__m128i rst, __m128i t, __m128i o_positive, __m256d egl) {
   return _mm_blendv_epi8(hi, lo, o_positive);
 }
 
+// DIV[m] = floor(2^30 / m) for 8 lanes of m in 1..32768, computed instead of gathered (a gather is
+// slower): the double quotient is correctly rounded and cannot reach the next integer (the true
+// quotient is at least 1/m >= 2^-15 below it, far more than half an ulp at 2^30), so truncating it
+// gives the table value. m = 0 gives garbage that the callers replace (o == 0 -> k = 2^15).
+inline __m256i reciprocal8(__m256i m) {
+  const __m256d num = _mm256_set1_pd(1073741824.0);
+  const __m128i lo = _mm256_cvttpd_epi32(_mm256_div_pd(num, _mm256_cvtepi32_pd(_mm256_castsi256_si128(m))));
+  const __m128i hi = _mm256_cvttpd_epi32(_mm256_div_pd(num, _mm256_cvtepi32_pd(_mm256_extracti128_si256(m, 1))));
+  return _mm256_set_m128i(hi, lo);
+}
+
 void decouple0(const int16_t* const ref[3], const int16_t* const dis[3], int x0, int x1, double egl_value,
                     int16_t* const rst_out[3], int16_t* const q_out[3]) {
   const __m256d egl = _mm256_set1_pd(egl_value);
@@ -195,7 +206,7 @@ void decouple0(const int16_t* const ref[3], const int16_t* const dis[3], int x0,
     for (int i = 0; i < 3; ++i) {
       // k = (sign(o) DIV[|o|] t + 2^14) >> 15, with DIV = dh 2^15 + dl so every product fits int32.
       const __m256i m = _mm256_abs_epi32(o[i]);
-      const __m256i div = _mm256_i32gather_epi32(kReciprocal.div, m, 4);
+      const __m256i div = reciprocal8(m);
       const __m256i ts = _mm256_sign_epi32(t[i], o[i]);
       const __m256i dh = _mm256_srli_epi32(div, 15), dl = _mm256_and_si256(div, low15);
       __m256i k = _mm256_add_epi32(_mm256_mullo_epi32(dh, ts),
