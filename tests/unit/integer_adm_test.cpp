@@ -595,6 +595,33 @@ TEST(IntegerAdmKernels, SimdEqualsScalarOnWholeFrames) {
       }
 }
 
+// Scale 0 decouple on every int16 ref value (the SIMD gain computes DIV[|o|] instead of reading it).
+TEST(IntegerAdmKernels, SimdDecouple0EqualsScalarOnEveryRefValue) {
+  if (simd_sets().empty()) GTEST_SKIP() << "no AVX2 on this CPU or build";
+  constexpr int n = 65536;
+  std::mt19937 rng(77);
+  std::vector<int16_t> o[3], t[3];
+  for (int i = 0; i < 3; ++i) {
+    o[i].resize(n);
+    t[i].resize(n);
+    for (int x = 0; x < n; ++x) {
+      o[i][x] = int16_t(x - 32768 + i * 4099);
+      t[i][x] = x % 3 == 0 ? o[i][x] : int16_t(rng());
+    }
+  }
+  const int16_t* ref[3] = {o[0].data(), o[1].data(), o[2].data()};
+  const int16_t* dis[3] = {t[0].data(), t[1].data(), t[2].data()};
+  auto run = [&](const RowKernels& k) {
+    std::vector<int16_t> out(6 * std::size_t(n));
+    int16_t* r[3] = {&out[0], &out[n], &out[2 * n]};
+    int16_t* q[3] = {&out[3 * n], &out[4 * n], &out[5 * n]};
+    k.decouple0(ref, dis, 0, n, 100.0, r, q);
+    return out;
+  };
+  const auto expected = run(scalar_kernels());
+  for (const RowKernels* fast : simd_sets()) EXPECT_EQ(run(*fast), expected);
+}
+
 // Decouple rows on values of every magnitude (0, tiny, around 2^15 and 2^26, the int32 extremes),
 // with dis either unrelated or a scaled copy of ref (so the angle test and the gain limit trigger).
 TEST(IntegerAdmKernels, SimdDecoupleRowsEqualScalarOnEveryMagnitude) {
