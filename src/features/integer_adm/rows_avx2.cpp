@@ -576,41 +576,88 @@ void dwt_horizontal(const int32_t* lo, const int32_t* hi, int n_out, int shift, 
 }  // namespace
 #pragma GCC pop_options
 
-// AVX-512 (F, DQ, VL) adds what the scale 1-3 angle test lacks in AVX2: an int64 -> float
+// AVX-512 (F, DQ, VL, CD) adds what the scale 1-3 angle test lacks in AVX2: an int64 -> float
 // conversion, so the int64 moments are rounded exactly as the scalar code rounds them, for
 // every magnitude (no scalar fallback). Everything else is the AVX2 kernels.
 #pragma GCC push_options
-#pragma GCC target("avx2,avx512f,avx512dq,avx512vl")
+#pragma GCC target("avx2,avx512f,avx512dq,avx512vl,avx512cd")
+// GCC 12's AVX-512 headers start some intrinsics from _mm512_undefined_*(), which it then flags.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 namespace {
+
+// decouple_scale123 on 8 columns: the int64 steps get AVX-512's native 64-bit shifts, min/max and
+// the int64 -> float conversion of the angle test's moments (exact for every magnitude).
 
 // p * q + r * s of int32 values held in int64 lanes (wrapping like the scalar int64 sum), rounded to
 // float once (int64 -> float) and widened exactly to double.
-inline __m256d moment_through_float(__m256i p, __m256i q, __m256i r, __m256i s) {
-  const __m256i v = _mm256_add_epi64(_mm256_mul_epi32(p, q), _mm256_mul_epi32(r, s));
-  return _mm256_cvtps_pd(_mm256_cvtepi64_ps(v));
+inline __m512d moment_through_float(__m512i p, __m512i q, __m512i r, __m512i s) {
+  const __m512i v = _mm512_add_epi64(_mm512_mul_epi32(p, q), _mm512_mul_epi32(r, s));
+  return _mm512_cvtps_pd(_mm512_cvtepi64_ps(v));
 }
 
-// angle_within_1deg on 4 lanes with the exact int64 moments.
-inline __m256d angle4_int64(__m128i oh, __m128i ov, __m128i th, __m128i tv) {
-  const __m256i a = _mm256_cvtepi32_epi64(oh), b = _mm256_cvtepi32_epi64(ov);
-  const __m256i c = _mm256_cvtepi32_epi64(th), e = _mm256_cvtepi32_epi64(tv);
-  return angle4_from(moment_through_float(a, c, b, e), moment_through_float(a, a, b, b),
-                     moment_through_float(c, c, e, e));
+// angle_within_1deg on 8 lanes, in the scalar rule's order.
+inline __mmask8 angle8(__m256i oh, __m256i ov, __m256i th, __m256i tv) {
+  const __m512i a = _mm512_cvtepi32_epi64(oh), b = _mm512_cvtepi32_epi64(ov);
+  const __m512i c = _mm512_cvtepi32_epi64(th), e = _mm512_cvtepi32_epi64(tv);
+  const __m512d scale = _mm512_set1_pd(1.0 / 4096.0);
+  const __m512d x = _mm512_mul_pd(moment_through_float(a, c, b, e), scale);
+  const __m512d om = _mm512_mul_pd(moment_through_float(a, a, b, b), scale);
+  const __m512d tm = _mm512_mul_pd(moment_through_float(c, c, e, e), scale);
+  const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(double(kCos1DegSq)), om), tm);
+  return _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_GE_OQ) &
+         _mm512_cmp_pd_mask(_mm512_mul_pd(x, x), rhs, _CMP_GE_OQ);
+}
+
+inline __m256i ld(const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+
+inline void decouple8_123(__m256i o, __m256i t, __mmask8 angle, __m512d egl, int32_t* rst_out, int32_t* q_out) {
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i o64 = _mm512_cvtepi32_epi64(o), t64 = _mm512_cvtepi32_epi64(t);
+  const __m256i m = _mm256_abs_epi32(o);  // |o| as uint32 (2^31 for INT_MIN)
+  // e = max(17 - clz(m), 0); the 15-bit index (m + 2^(e-1)) >> e fits uint32 (m <= 2^31, e <= 17).
+  const __m256i e = _mm256_max_epi32(_mm256_sub_epi32(_mm256_set1_epi32(17), _mm256_lzcnt_epi32(m)),
+                                     _mm256_setzero_si256());
+  const __m256i m_round = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), e), 1);
+  const __m256i idx = _mm256_srlv_epi32(_mm256_add_epi32(m, m_round), e);
+  // DIV[idx] = floor(2^30 / idx), exact from the double quotient (see reciprocal8).
+  const __m256i div = _mm512_cvttpd_epi32(_mm512_div_pd(_mm512_set1_pd(1073741824.0), _mm512_cvtepi32_pd(idx)));
+  const __m512i e64 = _mm512_cvtepu32_epi64(e);
+  __m512i prod = _mm512_mul_epi32(_mm512_cvtepu32_epi64(div), t64);
+  const __mmask8 o_neg = _mm512_cmplt_epi64_mask(o64, zero), o_zero = _mm512_cmpeq_epi64_mask(o64, zero);
+  prod = _mm512_mask_sub_epi64(prod, o_neg, zero, prod);
+  const __m512i sum = _mm512_add_epi64(prod, _mm512_sllv_epi64(_mm512_set1_epi64(int64_t(1) << 14), e64));
+  const __m512i full = _mm512_set1_epi64(32768);
+  __m512i k = _mm512_srav_epi64(sum, _mm512_add_epi64(e64, _mm512_set1_epi64(15)));
+  k = _mm512_mask_mov_epi64(_mm512_min_epi64(_mm512_max_epi64(k, zero), full), o_zero, full);
+  __m256i rst = _mm512_cvtepi64_epi32(
+      _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o64), _mm512_set1_epi64(16384)), 15));
+  const __mmask8 apply = angle & ~o_zero & _mm512_test_epi64_mask(k, k);
+  if (apply) {
+    const __m512d r = _mm512_mul_pd(_mm512_cvtepi32_pd(rst), egl);
+    const __m512d td = _mm512_cvtepi32_pd(t);
+    const __m256i lo = _mm512_cvttpd_epi32(_mm512_min_pd(r, td));  // (r < t) ? r : t
+    const __m256i hi = _mm512_cvttpd_epi32(_mm512_max_pd(r, td));  // (r > t) ? r : t
+    const __mmask8 pos = _mm256_cmpgt_epi32_mask(o, _mm256_setzero_si256());
+    rst = _mm256_mask_blend_epi32(apply, rst, _mm256_mask_blend_epi32(pos, hi, lo));
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(rst_out), rst);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(q_out), _mm256_sub_epi32(t, rst));
 }
 
 void decouple123_avx512(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
                         int32_t* const rst_out[3], int32_t* const q_out[3]) {
-  const __m256d egl = _mm256_set1_pd(egl_value);
-  auto ld = [](const int32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
+  const __m512d egl = _mm512_set1_pd(egl_value);
   int x = x0;
-  for (; x + 4 <= x1; x += 4) {
-    const __m256d angle = angle4_int64(ld(ref[0] + x), ld(ref[1] + x), ld(dis[0] + x), ld(dis[1] + x));
-    decouple123_cols(ref, dis, x, low_dwords(_mm256_castpd_si256(angle)), egl, rst_out, q_out);
+  for (; x + 8 <= x1; x += 8) {
+    const __mmask8 angle = angle8(ld(ref[0] + x), ld(ref[1] + x), ld(dis[0] + x), ld(dis[1] + x));
+    for (int i = 0; i < 3; ++i) decouple8_123(ld(ref[i] + x), ld(dis[i] + x), angle, egl, rst_out[i] + x, q_out[i] + x);
   }
   if (x < x1) scalar_kernels().decouple123(ref, dis, x, x1, egl_value, rst_out, q_out);
 }
 
 }  // namespace
+#pragma GCC diagnostic pop
 #pragma GCC pop_options
 
 namespace {
@@ -648,7 +695,8 @@ const RowKernels* avx512_kernels() {
     return r;
   }();
   static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
-                         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+                         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+                         __builtin_cpu_supports("avx512cd");
   return ok ? &k : nullptr;
 }
 
