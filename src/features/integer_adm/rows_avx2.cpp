@@ -645,6 +645,80 @@ inline void decouple8_123(__m256i o, __m256i t, __mmask8 angle, __m512d egl, int
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(q_out), _mm256_sub_epi32(t, rst));
 }
 
+// ---- decouple, scale 0, 16 columns ----
+
+inline __m512d through_float8(__m512d v) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
+
+// The gain limit on 8 lanes: the low half holds (r < t) ? r : t, the high half (r > t) ? r : t.
+inline __m512i limit8(__m256i r32, __m256i t32, __m512d egl) {
+  const __m512d r = _mm512_mul_pd(_mm512_cvtepi32_pd(r32), egl);
+  const __m512d td = _mm512_cvtepi32_pd(t32);
+  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvttpd_epi32(_mm512_min_pd(r, td))),
+                            _mm512_cvttpd_epi32(_mm512_max_pd(r, td)), 1);
+}
+
+// A product of int16 values and a sum of two are exact in double (below 2^31), as in angle4.
+inline __mmask8 angle8_small(__m256i oh, __m256i ov, __m256i th, __m256i tv) {
+  const __m512d a = _mm512_cvtepi32_pd(oh), b = _mm512_cvtepi32_pd(ov);
+  const __m512d c = _mm512_cvtepi32_pd(th), e = _mm512_cvtepi32_pd(tv);
+  const __m512d scale = _mm512_set1_pd(1.0 / 4096.0);
+  const __m512d x = _mm512_mul_pd(through_float8(_mm512_add_pd(_mm512_mul_pd(a, c), _mm512_mul_pd(b, e))), scale);
+  const __m512d om = _mm512_mul_pd(through_float8(_mm512_add_pd(_mm512_mul_pd(a, a), _mm512_mul_pd(b, b))), scale);
+  const __m512d tm = _mm512_mul_pd(through_float8(_mm512_add_pd(_mm512_mul_pd(c, c), _mm512_mul_pd(e, e))), scale);
+  const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(double(kCos1DegSq)), om), tm);
+  return _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_GE_OQ) &
+         _mm512_cmp_pd_mask(_mm512_mul_pd(x, x), rhs, _CMP_GE_OQ);
+}
+
+inline __m256i lo256(__m512i v) { return _mm512_castsi512_si256(v); }
+inline __m256i hi256(__m512i v) { return _mm512_extracti64x4_epi64(v, 1); }
+inline __m512i join256(__m256i lo, __m256i hi) { return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1); }
+inline __m512i load16(const int16_t* p) {
+  return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
+void decouple0_avx512(const int16_t* const ref[3], const int16_t* const dis[3], int x0, int x1, double egl_value,
+                      int16_t* const rst_out[3], int16_t* const q_out[3]) {
+  const __m512d egl = _mm512_set1_pd(egl_value), num = _mm512_set1_pd(1073741824.0);
+  const __m512i zero = _mm512_setzero_si512(), full = _mm512_set1_epi32(32768);
+  const __m512i half = _mm512_set1_epi32(16384), low15 = _mm512_set1_epi32(0x7fff);
+  int x = x0;
+  for (; x + 16 <= x1; x += 16) {
+    __m512i o[3], t[3];
+    for (int i = 0; i < 3; ++i) {
+      o[i] = load16(ref[i] + x);
+      t[i] = load16(dis[i] + x);
+    }
+    const __mmask16 angle = __mmask16(
+        angle8_small(lo256(o[0]), lo256(o[1]), lo256(t[0]), lo256(t[1])) |
+        (unsigned(angle8_small(hi256(o[0]), hi256(o[1]), hi256(t[0]), hi256(t[1]))) << 8));
+    for (int i = 0; i < 3; ++i) {
+      // k as in decouple0 (AVX2): DIV = dh 2^15 + dl keeps every product inside int32.
+      const __m512i m = _mm512_abs_epi32(o[i]);
+      const __m512i div = join256(_mm512_cvttpd_epi32(_mm512_div_pd(num, _mm512_cvtepi32_pd(lo256(m)))),
+                                  _mm512_cvttpd_epi32(_mm512_div_pd(num, _mm512_cvtepi32_pd(hi256(m)))));
+      const __mmask16 o_neg = _mm512_cmplt_epi32_mask(o[i], zero), o_zero = _mm512_cmpeq_epi32_mask(o[i], zero);
+      const __m512i ts = _mm512_mask_sub_epi32(t[i], o_neg, zero, t[i]);
+      const __m512i dh = _mm512_srli_epi32(div, 15), dl = _mm512_and_si512(div, low15);
+      __m512i k = _mm512_add_epi32(_mm512_mullo_epi32(dh, ts),
+                                   _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(dl, ts), half), 15));
+      k = _mm512_mask_mov_epi32(_mm512_min_epi32(_mm512_max_epi32(k, zero), full), o_zero, full);
+      __m512i rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, o[i]), half), 15);
+      const __mmask16 apply = angle & __mmask16(~o_zero) & _mm512_test_epi32_mask(k, k);
+      if (apply) {
+        const __m512i a = limit8(lo256(rst), lo256(t[i]), egl), b = limit8(hi256(rst), hi256(t[i]), egl);
+        const __m512i mins = join256(lo256(a), lo256(b)), maxs = join256(hi256(a), hi256(b));
+        const __mmask16 pos = _mm512_cmpgt_epi32_mask(o[i], zero);
+        rst = _mm512_mask_blend_epi32(apply, rst, _mm512_mask_blend_epi32(pos, maxs, mins));
+      }
+      // The int16 narrowings of the scalar rule are truncations.
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(rst_out[i] + x), _mm512_cvtepi32_epi16(rst));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(q_out[i] + x), _mm512_cvtepi32_epi16(_mm512_sub_epi32(t[i], rst)));
+    }
+  }
+  if (x < x1) scalar_kernels().decouple0(ref, dis, x, x1, egl_value, rst_out, q_out);
+}
+
 void decouple123_avx512(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
                         int32_t* const rst_out[3], int32_t* const q_out[3]) {
   const __m512d egl = _mm512_set1_pd(egl_value);
@@ -691,6 +765,7 @@ const RowKernels* avx2_kernels() {
 const RowKernels* avx512_kernels() {
   static const RowKernels k = [] {
     RowKernels r = make_avx2();
+    r.decouple0 = decouple0_avx512;
     r.decouple123 = decouple123_avx512;
     return r;
   }();
