@@ -24,6 +24,14 @@ namespace vqtwin::integer_adm {
 namespace {
 
 
+// Column steps of width w over [x0, x1) for kernels whose columns are independent: the last step
+// is moved back to end at x1, recomputing a few columns with the same values, so only rows
+// narrower than one step need the scalar kernel.
+inline int next_step(int x, int w, int x1) {
+  const int n = x + w;
+  return n >= x1 ? x1 : (n + w > x1 ? x1 - w : n);
+}
+
 // Coefficient pairs for _mm256_madd_epi16: (c0, c1) and (c2, c3) in every 32-bit lane.
 inline __m256i pair(int32_t c0, int32_t c1) { return _mm256_set1_epi32(int32_t(uint32_t(uint16_t(c0)) | (uint32_t(c1) << 16))); }
 
@@ -192,7 +200,7 @@ void decouple0(const int16_t* const ref[3], const int16_t* const dis[3], int x0,
   const __m256i zero = _mm256_setzero_si256(), full = _mm256_set1_epi32(32768);
   const __m256i half = _mm256_set1_epi32(16384), low15 = _mm256_set1_epi32(0x7fff);
   int x = x0;
-  for (; x + 8 <= x1; x += 8) {
+  for (; x < x1 && x1 - x0 >= 8; x = next_step(x, 8, x1)) {
     __m256i o[3], t[3];
     for (int i = 0; i < 3; ++i) {
       o[i] = load16to32(ref[i] + x);
@@ -304,7 +312,7 @@ void decouple123(const int32_t* const ref[3], const int32_t* const dis[3], int x
   const __m256d egl = _mm256_set1_pd(egl_value);
   auto ld = [](const int32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
   int x = x0;
-  for (; x + 4 <= x1; x += 4) {
+  for (; x < x1 && x1 - x0 >= 4; x = next_step(x, 4, x1)) {
     const __m128i oh = ld(ref[0] + x), ov = ld(ref[1] + x), th = ld(dis[0] + x), tv = ld(dis[1] + x);
     if (!angle_inputs_small(oh, ov, th, tv)) {  // the exact int64 test, one cell at a time
       scalar_kernels().decouple123(ref, dis, x, x + 4, egl_value, rst_out, q_out);
@@ -320,7 +328,7 @@ void decouple123(const int32_t* const ref[3], const int32_t* const dis[3], int x
 void csf0(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask, int32_t* centre) {
   const __m256i c30 = _mm256_set1_epi32(4369), c15 = _mm256_set1_epi32(8738), r2048 = _mm256_set1_epi32(2048);
   int x = x0;
-  for (; x + 8 <= x1; x += 8) {
+  for (; x < x1 && x1 - x0 >= 8; x = next_step(x, 8, x1)) {
     __m256i m = _mm256_setzero_si256(), c = _mm256_setzero_si256();
     for (int t = 0; t < 3; ++t) {
       const __m256i prod = _mm256_mullo_epi32(load16to32(p[t] + x), _mm256_set1_epi32(r0[t]));
@@ -437,7 +445,7 @@ void csf123(const int32_t* const p[3], int x0, int x1, const uint32_t r[3], int3
   if (!fits_int32_factors(r)) return scalar_kernels().csf123(p, x0, x1, r, mask, centre);
   const __m256i k30 = _mm256_set1_epi32(143165577), k15 = _mm256_set1_epi32(286331153);
   int x = x0;
-  for (; x + 8 <= x1; x += 8) {
+  for (; x < x1 && x1 - x0 >= 8; x = next_step(x, 8, x1)) {
     __m256i m = _mm256_setzero_si256(), c = _mm256_setzero_si256();
     for (int t = 0; t < 3; ++t) {
       const __m256i v = csf8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p[t] + x)),
@@ -683,7 +691,7 @@ void decouple0_avx512(const int16_t* const ref[3], const int16_t* const dis[3], 
   const __m512i zero = _mm512_setzero_si512(), full = _mm512_set1_epi32(32768);
   const __m512i half = _mm512_set1_epi32(16384), low15 = _mm512_set1_epi32(0x7fff);
   int x = x0;
-  for (; x + 16 <= x1; x += 16) {
+  for (; x < x1 && x1 - x0 >= 16; x = next_step(x, 16, x1)) {
     __m512i o[3], t[3];
     for (int i = 0; i < 3; ++i) {
       o[i] = load16(ref[i] + x);
@@ -723,7 +731,7 @@ void decouple123_avx512(const int32_t* const ref[3], const int32_t* const dis[3]
                         int32_t* const rst_out[3], int32_t* const q_out[3]) {
   const __m512d egl = _mm512_set1_pd(egl_value);
   int x = x0;
-  for (; x + 8 <= x1; x += 8) {
+  for (; x < x1 && x1 - x0 >= 8; x = next_step(x, 8, x1)) {
     const __mmask8 angle = angle8(ld(ref[0] + x), ld(ref[1] + x), ld(dis[0] + x), ld(dis[1] + x));
     for (int i = 0; i < 3; ++i) decouple8_123(ld(ref[i] + x), ld(dis[i] + x), angle, egl, rst_out[i] + x, q_out[i] + x);
   }
