@@ -361,7 +361,7 @@ TEST(IntegerAdmDwt, Scales123MatchAStraightforwardDwt) {
   std::mt19937 rng(4);
   for (const RowKernels* k : kernel_sets())
     for (int scale = 1; scale <= 3; ++scale)
-      for (auto [w, h] : {std::pair{5, 5}, {9, 17}, {40, 23}}) {
+      for (auto [w, h] : {std::pair{5, 5}, {9, 17}, {40, 23}, {77, 19}}) {
         // Scale-1 inputs are int16 a values; later scales' take any int32 (the results then wrap
         // in the int32 narrowing, which both kernels must reproduce).
         const int64_t span = scale == 1 ? 32767 : 2147483647;

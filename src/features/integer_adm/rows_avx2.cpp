@@ -727,6 +727,67 @@ void decouple0_avx512(const int16_t* const ref[3], const int16_t* const dis[3], 
   if (x < x1) scalar_kernels().decouple0(ref, dis, x, x1, egl_value, rst_out, q_out);
 }
 
+// ---- DWT, scales 1-3, in 8 double lanes ----
+// As the AVX2 kernels (every sum below 2^48 is exact in double, so is the floor of its scaled
+// rounding); the int32 narrowing is the exact int64 conversion truncated to its low dword.
+
+inline __m256i floor_to_int32_8(__m512d sum, __m512d round, __m512d scale) {
+  const __m512d v = _mm512_roundscale_pd(_mm512_mul_pd(_mm512_add_pd(sum, round), scale),
+                                         _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  return _mm512_cvtepi64_epi32(_mm512_cvtpd_epi64(v));
+}
+
+inline __m512d filter4_8(const __m512d x[4], const int32_t* c) {
+  __m512d s = _mm512_mul_pd(x[0], _mm512_set1_pd(c[0]));
+  for (int t = 1; t < 4; ++t) s = _mm512_add_pd(s, _mm512_mul_pd(x[t], _mm512_set1_pd(c[t])));
+  return s;
+}
+
+inline void store8(int32_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+
+void dwt_vertical_avx512(const int32_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi) {
+  const __m512d r = _mm512_set1_pd(double(round)), sc = _mm512_set1_pd(std::ldexp(1.0, -shift));
+  int x = 0;
+  for (; x + 8 <= n; x += 8) {
+    __m512d v[4];
+    for (int t = 0; t < 4; ++t) v[t] = _mm512_cvtepi32_pd(ld(rows[t] + x));
+    store8(lo + x, floor_to_int32_8(filter4_8(v, kLo), r, sc));
+    store8(hi + x, floor_to_int32_8(filter4_8(v, kHi), r, sc));
+  }
+  if (x < n) {
+    const int32_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
+    dwt_vertical(tail, n - x, shift, round, lo + x, hi + x);  // the AVX2 kernel
+  }
+}
+
+// Taps of outputs k..k+7: p[2k-1 + t], the even / odd positions of 16-value loads at p - 1 and p + 1.
+inline void horizontal_taps8(const int32_t* p, __m512d x[4]) {
+  const __m512i idx = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+  const __m512i a = _mm512_permutexvar_epi32(idx, _mm512_loadu_si512(p - 1));
+  const __m512i b = _mm512_permutexvar_epi32(idx, _mm512_loadu_si512(p + 1));
+  x[0] = _mm512_cvtepi32_pd(lo256(a));
+  x[1] = _mm512_cvtepi32_pd(hi256(a));
+  x[2] = _mm512_cvtepi32_pd(lo256(b));
+  x[3] = _mm512_cvtepi32_pd(hi256(b));
+}
+
+void dwt_horizontal_avx512(const int32_t* lo, const int32_t* hi, int n_out, int shift, int64_t round, int32_t* a,
+                           int32_t* v, int32_t* h, int32_t* d) {
+  const __m512d r = _mm512_set1_pd(double(round)), sc = _mm512_set1_pd(std::ldexp(1.0, -shift));
+  int k = 0;
+  // Loads reach p[2k + 16]: keep k + 8 < n_out so they stay inside the padded line.
+  for (; k + 9 <= n_out; k += 8) {
+    __m512d xl[4], xh[4];
+    horizontal_taps8(lo + 2 * k, xl);
+    horizontal_taps8(hi + 2 * k, xh);
+    store8(a + k, floor_to_int32_8(filter4_8(xl, kLo), r, sc));
+    store8(v + k, floor_to_int32_8(filter4_8(xl, kHi), r, sc));
+    store8(h + k, floor_to_int32_8(filter4_8(xh, kLo), r, sc));
+    store8(d + k, floor_to_int32_8(filter4_8(xh, kHi), r, sc));
+  }
+  if (k < n_out) dwt_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, shift, round, a + k, v + k, h + k, d + k);
+}
+
 void decouple123_avx512(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
                         int32_t* const rst_out[3], int32_t* const q_out[3]) {
   const __m512d egl = _mm512_set1_pd(egl_value);
@@ -774,6 +835,8 @@ const RowKernels* avx512_kernels() {
   static const RowKernels k = [] {
     RowKernels r = make_avx2();
     r.decouple0 = decouple0_avx512;
+    r.dwt_vertical = dwt_vertical_avx512;
+    r.dwt_horizontal = dwt_horizontal_avx512;
     r.decouple123 = decouple123_avx512;
     return r;
   }();
