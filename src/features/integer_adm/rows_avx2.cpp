@@ -592,6 +592,7 @@ void dwt_horizontal(const int32_t* lo, const int32_t* hi, int n_out, int shift, 
 // GCC 12's AVX-512 headers start some intrinsics from _mm512_undefined_*(), which it then flags.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 namespace {
 
 // decouple_scale123 on 8 columns: the int64 steps get AVX-512's native 64-bit shifts, min/max and
@@ -788,6 +789,87 @@ void dwt_horizontal_avx512(const int32_t* lo, const int32_t* hi, int n_out, int 
   if (k < n_out) dwt_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, shift, round, a + k, v + k, h + k, d + k);
 }
 
+// ---- contrast masking, 16 columns: native 64-bit arithmetic shifts for the cube terms ----
+
+// As add_cubes: the 16 cube terms of x >= 0 added to the 8 int64 lanes of acc.
+inline __m512i cube_terms8(__m512i xv, __m128i sq_shift, __m512i sq_round, __m128i cube_shift, __m512i cube_round) {
+  const __m512i sq = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(xv, xv), sq_round), sq_shift);
+  return _mm512_sra_epi64(_mm512_add_epi64(_mm512_mul_epi32(sq, xv), cube_round), cube_shift);
+}
+inline __m512i add_cubes16(__m512i acc, __m512i x, __m128i sq_shift, __m512i sq_round, __m128i cube_shift,
+                           __m512i cube_round) {
+  const __m512i even = cube_terms8(x, sq_shift, sq_round, cube_shift, cube_round);
+  const __m512i odd = cube_terms8(_mm512_srli_epi64(x, 32), sq_shift, sq_round, cube_shift, cube_round);
+  return _mm512_add_epi64(acc, _mm512_add_epi64(even, odd));
+}
+
+inline __m512i load32x16(const int32_t* p) { return _mm512_loadu_si512(p); }
+
+inline __m512i threshold16(const int32_t* up, const int32_t* mid, const int32_t* down, const int32_t* mask,
+                           const int32_t* centre, int x) {
+  return _mm512_add_epi32(
+      _mm512_sub_epi32(_mm512_add_epi32(_mm512_add_epi32(load32x16(up + x), load32x16(mid + x)), load32x16(down + x)),
+                       load32x16(mask + x)),
+      load32x16(centre + x));
+}
+
+void cm0_avx512(const int16_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
+                const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint16_t r0[3],
+                const uint32_t cube_shift[3], const int64_t cube_round[3], int64_t sums[3]) {
+  __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+  __m128i cshift[3], sqshift[3];
+  __m512i cround[3], sqround[3];
+  for (int t = 0; t < 3; ++t) {
+    cshift[t] = _mm_cvtsi32_si128(int(cube_shift[t]));
+    cround[t] = _mm512_set1_epi64(cube_round[t]);
+    sqshift[t] = _mm_cvtsi32_si128(t == 2 ? 30 : 29);
+    sqround[t] = _mm512_set1_epi64(t == 2 ? (int64_t(1) << 29) : (int64_t(1) << 28));
+  }
+  int x = x0;
+  for (; x + 16 <= x1; x += 16) {
+    const __m512i thr = threshold16(box_up, box_mid, box_down, mask_mid, centre_mid, x);
+    for (int t = 0; t < 3; ++t) {
+      const __m512i v = _mm512_abs_epi32(_mm512_mullo_epi32(load16(src[t] + x), _mm512_set1_epi32(r0[t])));
+      const __m512i sub = t == 2 ? _mm512_slli_epi32(thr, 12) : _mm512_slli_epi32(thr, 10);
+      const __m512i xv = _mm512_max_epi32(_mm512_sub_epi32(v, sub), _mm512_setzero_si512());
+      acc[t] = add_cubes16(acc[t], xv, sqshift[t], sqround[t], cshift[t], cround[t]);
+    }
+  }
+  for (int t = 0; t < 3; ++t) sums[t] += _mm512_reduce_add_epi64(acc[t]);
+  if (x < x1)  // the AVX2 kernel (8 columns, then scalar)
+    cm0(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r0, cube_shift, cube_round, sums);
+}
+
+// csf8 on 16 lanes.
+inline __m512i csf16(__m512i p, __m512i r) {
+  const __m512i round = _mm512_set1_epi64(int64_t(1) << 27);
+  const __m512i even = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(p, r), round), 28);
+  const __m512i odd = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(p, 32), r), round), 28);
+  return _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+}
+
+void cm123_avx512(const int32_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
+                  const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint32_t r[3],
+                  uint32_t cube_shift, int64_t cube_round, int64_t sums[3]) {
+  if (!fits_int32_factors(r))
+    return scalar_kernels().cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x0, x1, r, cube_shift,
+                                  cube_round, sums);
+  __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+  const __m128i cshift = _mm_cvtsi32_si128(int(cube_shift)), sqshift = _mm_cvtsi32_si128(30);
+  const __m512i cround = _mm512_set1_epi64(cube_round), sqround = _mm512_set1_epi64(int64_t(1) << 29);
+  int x = x0;
+  for (; x + 16 <= x1; x += 16) {
+    const __m512i thr = threshold16(box_up, box_mid, box_down, mask_mid, centre_mid, x);
+    for (int t = 0; t < 3; ++t) {
+      const __m512i v = _mm512_abs_epi32(csf16(load32x16(src[t] + x), _mm512_set1_epi32(int32_t(r[t]))));
+      const __m512i xv = _mm512_max_epi32(_mm512_sub_epi32(v, thr), _mm512_setzero_si512());
+      acc[t] = add_cubes16(acc[t], xv, sqshift, sqround, cshift, cround);
+    }
+  }
+  for (int t = 0; t < 3; ++t) sums[t] += _mm512_reduce_add_epi64(acc[t]);
+  if (x < x1) cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r, cube_shift, cube_round, sums);
+}
+
 void decouple123_avx512(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
                         int32_t* const rst_out[3], int32_t* const q_out[3]) {
   const __m512d egl = _mm512_set1_pd(egl_value);
@@ -835,6 +917,8 @@ const RowKernels* avx512_kernels() {
   static const RowKernels k = [] {
     RowKernels r = make_avx2();
     r.decouple0 = decouple0_avx512;
+    r.cm0 = cm0_avx512;
+    r.cm123 = cm123_avx512;
     r.dwt_vertical = dwt_vertical_avx512;
     r.dwt_horizontal = dwt_horizontal_avx512;
     r.decouple123 = decouple123_avx512;
