@@ -870,6 +870,55 @@ void cm123_avx512(const int32_t* const src[3], const int32_t* box_up, const int3
   if (x < x1) cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r, cube_shift, cube_round, sums);
 }
 
+// ---- CSF and masks, 16 columns ----
+
+inline __m512i wrap16x16(__m512i v) { return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16); }
+inline void store16(int32_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
+
+void csf0_avx512(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask, int32_t* centre) {
+  const __m512i c30 = _mm512_set1_epi32(4369), c15 = _mm512_set1_epi32(8738), r2048 = _mm512_set1_epi32(2048);
+  int x = x0;
+  for (; x < x1 && x1 - x0 >= 16; x = next_step(x, 16, x1)) {
+    __m512i m = _mm512_setzero_si512(), c = _mm512_setzero_si512();
+    for (int t = 0; t < 3; ++t) {
+      const __m512i prod = _mm512_mullo_epi32(load16(p[t] + x), _mm512_set1_epi32(r0[t]));
+      const __m512i v = t == 2 ? _mm512_srai_epi32(_mm512_add_epi32(prod, _mm512_set1_epi32(65535)), 17)
+                               : _mm512_srai_epi32(_mm512_add_epi32(prod, _mm512_set1_epi32(16384)), 15);
+      const __m512i a = _mm512_abs_epi32(wrap16x16(v));
+      m = _mm512_add_epi32(m, wrap16x16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(a, c30), r2048), 12)));
+      c = _mm512_add_epi32(c, wrap16x16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(a, c15), r2048), 12)));
+    }
+    store16(mask + x, m);
+    store16(centre + x, c);
+  }
+  if (x < x1) csf0(p, x, x1, r0, mask, centre);  // narrower than 16: the AVX2 kernel
+}
+
+// scaled_mask8 on 16 lanes.
+inline __m512i scaled_mask16(__m512i abs_c, __m512i k) {
+  const __m512i bias = _mm512_set1_epi64(int64_t(1) << 31);
+  const __m512i even = _mm512_sub_epi64(_mm512_mul_epu32(abs_c, k), bias);
+  const __m512i odd = _mm512_sub_epi64(_mm512_mul_epu32(_mm512_srli_epi64(abs_c, 32), k), bias);
+  return _mm512_mask_blend_epi32(__mmask16(0xAAAA), _mm512_srli_epi64(even, 32), odd);
+}
+
+void csf123_avx512(const int32_t* const p[3], int x0, int x1, const uint32_t r[3], int32_t* mask, int32_t* centre) {
+  if (!fits_int32_factors(r)) return scalar_kernels().csf123(p, x0, x1, r, mask, centre);
+  const __m512i k30 = _mm512_set1_epi32(143165577), k15 = _mm512_set1_epi32(286331153);
+  int x = x0;
+  for (; x < x1 && x1 - x0 >= 16; x = next_step(x, 16, x1)) {
+    __m512i m = _mm512_setzero_si512(), c = _mm512_setzero_si512();
+    for (int t = 0; t < 3; ++t) {
+      const __m512i a = _mm512_abs_epi32(csf16(load32x16(p[t] + x), _mm512_set1_epi32(int32_t(r[t]))));
+      m = _mm512_add_epi32(m, scaled_mask16(a, k30));
+      c = _mm512_add_epi32(c, scaled_mask16(a, k15));
+    }
+    store16(mask + x, m);
+    store16(centre + x, c);
+  }
+  if (x < x1) csf123(p, x, x1, r, mask, centre);
+}
+
 void decouple123_avx512(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
                         int32_t* const rst_out[3], int32_t* const q_out[3]) {
   const __m512d egl = _mm512_set1_pd(egl_value);
@@ -917,6 +966,8 @@ const RowKernels* avx512_kernels() {
   static const RowKernels k = [] {
     RowKernels r = make_avx2();
     r.decouple0 = decouple0_avx512;
+    r.csf0 = csf0_avx512;
+    r.csf123 = csf123_avx512;
     r.cm0 = cm0_avx512;
     r.cm123 = cm123_avx512;
     r.dwt_vertical = dwt_vertical_avx512;
