@@ -50,7 +50,7 @@ struct RowKernels {
 const RowKernels& scalar_kernels();
 // nullptr when the build or the CPU has no AVX2.
 const RowKernels* avx2_kernels();
-// AVX2 plus the AVX-512 (F, DQ, VL, CD) kernels; nullptr when the build or the CPU lacks them.
+// AVX2 plus the AVX-512 (F, DQ, VL, CD, BW) kernels; nullptr when the build or the CPU lacks them.
 const RowKernels* avx512_kernels();
 // The fastest set this CPU runs.
 const RowKernels& best_kernels();

@@ -584,11 +584,11 @@ void dwt_horizontal(const int32_t* lo, const int32_t* hi, int n_out, int shift, 
 }  // namespace
 #pragma GCC pop_options
 
-// AVX-512 (F, DQ, VL, CD) adds what the scale 1-3 angle test lacks in AVX2: an int64 -> float
+// AVX-512 (F, DQ, VL, CD, BW) adds what the scale 1-3 angle test lacks in AVX2: an int64 -> float
 // conversion, so the int64 moments are rounded exactly as the scalar code rounds them, for
 // every magnitude (no scalar fallback). Everything else is the AVX2 kernels.
 #pragma GCC push_options
-#pragma GCC target("avx2,avx512f,avx512dq,avx512vl,avx512cd")
+#pragma GCC target("avx2,avx512f,avx512dq,avx512vl,avx512cd,avx512bw")
 // GCC 12's AVX-512 headers start some intrinsics from _mm512_undefined_*(), which it then flags.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -919,6 +919,62 @@ void csf123_avx512(const int32_t* const p[3], int x0, int x1, const uint32_t r[3
   if (x < x1) csf123(p, x, x1, r, mask, centre);
 }
 
+// ---- DWT, scale 0, 32 / 16 columns (AVX-512BW): the AVX2 kernels' arithmetic on wider vectors ----
+// (unpack and pack work within 128-bit lanes on every width, so the output order is the same).
+
+inline __m512i pair512(int32_t c0, int32_t c1) {
+  return _mm512_set1_epi32(int32_t(uint32_t(uint16_t(c0)) | (uint32_t(c1) << 16)));
+}
+
+void dwt0_vertical_u8_avx512(const uint8_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi) {
+  const __m128i shift = _mm_cvtsi32_si128(bitdepth);
+  const __m512i round = _mm512_set1_epi32(1 << (bitdepth - 1));
+  const __m512i k = _mm512_set1_epi32(-(kLoSum << (bitdepth - 1)));
+  const __m512i lo01 = pair512(kLo[0], kLo[1]), lo23 = pair512(kLo[2], kLo[3]);
+  const __m512i hi01 = pair512(kHi[0], kHi[1]), hi23 = pair512(kHi[2], kHi[3]);
+  int x = 0;
+  for (; x + 32 <= n; x += 32) {
+    __m512i s[4];
+    for (int t = 0; t < 4; ++t)
+      s[t] = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t] + x)));
+    const __m512i a01 = _mm512_unpacklo_epi16(s[0], s[1]), b01 = _mm512_unpackhi_epi16(s[0], s[1]);
+    const __m512i a23 = _mm512_unpacklo_epi16(s[2], s[3]), b23 = _mm512_unpackhi_epi16(s[2], s[3]);
+    const __m512i la = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(a01, lo01), _mm512_madd_epi16(a23, lo23)), k), round), shift);
+    const __m512i lb = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(b01, lo01), _mm512_madd_epi16(b23, lo23)), k), round), shift);
+    const __m512i ha = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(a01, hi01), _mm512_madd_epi16(a23, hi23)), round), shift);
+    const __m512i hb = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(b01, hi01), _mm512_madd_epi16(b23, hi23)), round), shift);
+    _mm512_storeu_si512(lo + x, _mm512_packs_epi32(la, lb));
+    _mm512_storeu_si512(hi + x, _mm512_packs_epi32(ha, hb));
+  }
+  if (x < n) {
+    const uint8_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
+    dwt0_vertical_u8(tail, n - x, bitdepth, lo + x, hi + x);  // the AVX2 kernel
+  }
+}
+
+inline __m512i dwt0_filter16(const int16_t* p, __m512i c01, __m512i c23, __m512i round) {
+  const __m512i s = _mm512_add_epi32(_mm512_madd_epi16(_mm512_loadu_si512(p - 1), c01),
+                                     _mm512_madd_epi16(_mm512_loadu_si512(p + 1), c23));
+  return _mm512_srai_epi32(_mm512_add_epi32(s, round), 16);
+}
+
+void dwt0_horizontal_avx512(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h,
+                            int16_t* d) {
+  const __m512i lo01 = pair512(kLo[0], kLo[1]), lo23 = pair512(kLo[2], kLo[3]);
+  const __m512i hi01 = pair512(kHi[0], kHi[1]), hi23 = pair512(kHi[2], kHi[3]);
+  const __m512i round = _mm512_set1_epi32(32768);
+  int k = 0;
+  for (; k + 16 <= n_out; k += 16) {
+    const int16_t* pl = lo + 2 * k;
+    const int16_t* ph = hi + 2 * k;
+    _mm512_storeu_si512(a + k, dwt0_filter16(pl, lo01, lo23, round));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(v + k), _mm512_cvtepi32_epi16(dwt0_filter16(pl, hi01, hi23, round)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(h + k), _mm512_cvtepi32_epi16(dwt0_filter16(ph, lo01, lo23, round)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + k), _mm512_cvtepi32_epi16(dwt0_filter16(ph, hi01, hi23, round)));
+  }
+  if (k < n_out) dwt0_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, a + k, v + k, h + k, d + k);
+}
+
 void decouple123_avx512(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
                         int32_t* const rst_out[3], int32_t* const q_out[3]) {
   const __m512d egl = _mm512_set1_pd(egl_value);
@@ -966,6 +1022,8 @@ const RowKernels* avx512_kernels() {
   static const RowKernels k = [] {
     RowKernels r = make_avx2();
     r.decouple0 = decouple0_avx512;
+    r.dwt0_vertical_u8 = dwt0_vertical_u8_avx512;
+    r.dwt0_horizontal = dwt0_horizontal_avx512;
     r.csf0 = csf0_avx512;
     r.csf123 = csf123_avx512;
     r.cm0 = cm0_avx512;
@@ -977,7 +1035,7 @@ const RowKernels* avx512_kernels() {
   }();
   static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
                          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-                         __builtin_cpu_supports("avx512cd");
+                         __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw");
   return ok ? &k : nullptr;
 }
 
