@@ -248,8 +248,8 @@ VIF_AVX2 inline __m256i load16(const std::uint16_t* p) {
 }
 
 template <int Scale>
-VIF_AVX2 void vertical_u16_s(const std::uint16_t* const* rx, const std::uint16_t* const* ry, int w, MomentShifts sh,
-                             const PlaneRows& pr) {
+VIF_AVX2 void vertical_u16_s(const std::uint16_t* const* rx, const std::uint16_t* const* ry, int j0, int w,
+                             MomentShifts sh, const PlaneRows& pr) {
   constexpr Kernel k = kernel_of(Scale);
   constexpr PairTaps pt = pair_taps(k);
   __m256i coef[9];
@@ -268,7 +268,7 @@ VIF_AVX2 void vertical_u16_s(const std::uint16_t* const* rx, const std::uint16_t
   auto mean = [&](__m256i s) VIF_AVX2 {
     return _mm256_srl_epi32(_mm256_add_epi32(flip31(s), mean_round), mean_shift);
   };
-  int j = 0;
+  int j = j0;
   for (; j + 16 <= w; j += 16) {
     const __m256i z = _mm256_setzero_si256();
     // Pass 1: means and the cross moment; pass 2: the two squares (keeps the accumulators in registers).
@@ -311,7 +311,7 @@ VIF_AVX2 void vertical_u16_s(const std::uint16_t* const* rx, const std::uint16_t
 
 void vertical_u16(const std::uint16_t* const* rx, const std::uint16_t* const* ry, Kernel k, int w, MomentShifts sh,
                   const PlaneRows& pr) {
-  with_scale(k, [&]<int S>() { vertical_u16_s<S>(rx, ry, w, sh, pr); });
+  with_scale(k, [&]<int S>() { vertical_u16_s<S>(rx, ry, 0, w, sh, pr); });
 }
 
 // ---- horizontal pass --------------------------------------------------------------------------
@@ -677,6 +677,74 @@ VIF_AVX512 void vertical_u8_w(const std::uint8_t* const* rx, const std::uint8_t*
   vertical_u8(rx, ry, j, w, sh, pr);
 }
 
+VIF_AVX512 inline __m512i load16_w(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
+
+// vertical_u16_s, 32 columns at a time.
+template <int Scale>
+VIF_AVX512 void vertical_u16_w_s(const std::uint16_t* const* rx, const std::uint16_t* const* ry, int w,
+                                 MomentShifts sh, const PlaneRows& pr) {
+  constexpr Kernel k = kernel_of(Scale);
+  constexpr PairTaps pt = pair_taps(k);
+  __m512i coef[9];
+  for (int i = 0; i < pt.n; ++i) coef[i] = _mm512_set1_epi32(pt.coef[i]);
+  const __m512i flip = _mm512_set1_epi16(INT16_MIN);
+  const __m128i mean_shift = _mm_cvtsi32_si128(int(sh.mean.shift));
+  const __m512i mean_round = _mm512_set1_epi32(std::int32_t(sh.mean.round));
+  const __m128i sq_shift = _mm_cvtsi32_si128(int(sh.square.shift));
+  const __m128i sq_up = _mm_cvtsi32_si128(int(16 - sh.square.shift));
+  const __m512i sq_round = _mm512_set1_epi32(std::int32_t(sh.square.round));
+  auto square = [&](__m512i s_lo, __m512i s_hi) VIF_AVX512 {
+    return _mm512_add_epi32(_mm512_sll_epi32(flip31w(s_hi), sq_up),
+                            _mm512_srl_epi32(_mm512_add_epi32(flip31w(s_lo), sq_round), sq_shift));
+  };
+  auto mean = [&](__m512i v) VIF_AVX512 {
+    return _mm512_srl_epi32(_mm512_add_epi32(flip31w(v), mean_round), mean_shift);
+  };
+  int j = 0;
+  for (; j + 32 <= w; j += 32) {
+    const __m512i z = _mm512_setzero_si512();
+    Acc2w ax{z, z}, ay{z, z}, xyl{z, z}, xyh{z, z};
+    for (int i = 0; i < pt.n; ++i) {
+      const int t0 = pt.offset[i];
+      const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
+      const __m512i xa = load16_w(rx[t0] + j), xb = load16_w(rx[t1] + j);
+      const __m512i ya = load16_w(ry[t0] + j), yb = load16_w(ry[t1] + j);
+      madd_pair_w(ax, _mm512_xor_si512(xa, flip), _mm512_xor_si512(xb, flip), coef[i]);
+      madd_pair_w(ay, _mm512_xor_si512(ya, flip), _mm512_xor_si512(yb, flip), coef[i]);
+      madd_pair_w(xyl, _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), flip),
+                  _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), flip), coef[i]);
+      madd_pair_w(xyh, _mm512_xor_si512(_mm512_mulhi_epu16(xa, ya), flip),
+                  _mm512_xor_si512(_mm512_mulhi_epu16(xb, yb), flip), coef[i]);
+    }
+    store_offset16_w(pr.p[kAx] + j, mean(ax.lo), mean(ax.hi));
+    store_offset16_w(pr.p[kAy] + j, mean(ay.lo), mean(ay.hi));
+    store_split16_w(pr.p[kBxyLo] + j, pr.p[kBxyHi] + j, square(xyl.lo, xyh.lo), square(xyl.hi, xyh.hi));
+    Acc2w xxl{z, z}, xxh{z, z}, yyl{z, z}, yyh{z, z};
+    for (int i = 0; i < pt.n; ++i) {
+      const int t0 = pt.offset[i];
+      const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
+      const __m512i xa = load16_w(rx[t0] + j), xb = load16_w(rx[t1] + j);
+      const __m512i ya = load16_w(ry[t0] + j), yb = load16_w(ry[t1] + j);
+      madd_pair_w(xxl, _mm512_xor_si512(_mm512_mullo_epi16(xa, xa), flip),
+                  _mm512_xor_si512(_mm512_mullo_epi16(xb, xb), flip), coef[i]);
+      madd_pair_w(xxh, _mm512_xor_si512(_mm512_mulhi_epu16(xa, xa), flip),
+                  _mm512_xor_si512(_mm512_mulhi_epu16(xb, xb), flip), coef[i]);
+      madd_pair_w(yyl, _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), flip),
+                  _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), flip), coef[i]);
+      madd_pair_w(yyh, _mm512_xor_si512(_mm512_mulhi_epu16(ya, ya), flip),
+                  _mm512_xor_si512(_mm512_mulhi_epu16(yb, yb), flip), coef[i]);
+    }
+    store_split16_w(pr.p[kBxxLo] + j, pr.p[kBxxHi] + j, square(xxl.lo, xxh.lo), square(xxl.hi, xxh.hi));
+    store_split16_w(pr.p[kByyLo] + j, pr.p[kByyHi] + j, square(yyl.lo, yyh.lo), square(yyl.hi, yyh.hi));
+  }
+  vertical_u16_s<Scale>(rx, ry, j, w, sh, pr);
+}
+
+void vertical_u16_w(const std::uint16_t* const* rx, const std::uint16_t* const* ry, Kernel k, int w,
+                    MomentShifts sh, const PlaneRows& pr) {
+  with_scale(k, [&]<int S>() { vertical_u16_w_s<S>(rx, ry, w, sh, pr); });
+}
+
 // 32 outputs of one plane from column j0: even columns j0, j0+2, ..., j0+30 and the odd ones.
 template <int Scale>
 VIF_AVX512 inline void hfilter_w(const std::int16_t* plane, int j0, const __m512i* ce, const __m512i* co,
@@ -876,7 +944,8 @@ Accum scale_sums(const T* x, std::ptrdiff_t stride_x, const T* y, std::ptrdiff_t
       if constexpr (Wide) vertical_u8_w(rx, ry, a.w, sh, pr);
       else vertical_u8(rx, ry, 0, a.w, sh, pr);
     } else {
-      vertical_u16(rx, ry, f, a.w, sh, pr);
+      if constexpr (Wide) vertical_u16_w(rx, ry, f, a.w, sh, pr);
+      else vertical_u16(rx, ry, f, a.w, sh, pr);
     }
     for (std::int16_t* p : pr.p) mirror16(p, a.w, f.half);
     if constexpr (Wide) {
