@@ -962,7 +962,7 @@ Accum scale_sums(const T* x, std::ptrdiff_t stride_x, const T* y, std::ptrdiff_t
 // ---- downsampling -----------------------------------------------------------------------------
 
 template <class T, int Scale>
-VIF_AVX2 void vertical_mean(const T* const* rows, int w, Shift sh, std::int16_t* out) {
+VIF_AVX2 void vertical_mean(const T* const* rows, int j0, int w, Shift sh, std::int16_t* out) {
   constexpr Kernel k = kernel_of(Scale);
   constexpr PairTaps pt = pair_taps(k);
   __m256i coef[9];
@@ -970,7 +970,7 @@ VIF_AVX2 void vertical_mean(const T* const* rows, int w, Shift sh, std::int16_t*
   const __m128i shift = _mm_cvtsi32_si128(int(sh.shift));
   const __m256i round = _mm256_set1_epi32(std::int32_t(sh.round));
   const __m256i flip = _mm256_set1_epi16(INT16_MIN);
-  int j = 0;
+  int j = j0;
   for (; j + 16 <= w; j += 16) {
     const __m256i z = _mm256_setzero_si256();
     Acc2 acc{z, z};
@@ -1000,12 +1000,12 @@ VIF_AVX2 void vertical_mean(const T* const* rows, int w, Shift sh, std::int16_t*
 }
 
 template <int Scale>
-VIF_AVX2 void horizontal_mean_even(const std::int16_t* v, int out_w, std::uint16_t* out) {
+VIF_AVX2 void horizontal_mean_even(const std::int16_t* v, int j0, int out_w, std::uint16_t* out) {
   constexpr Kernel k = kernel_of(Scale);
   constexpr PairTaps pt = pair_taps(k);
   __m256i coef[9];
   for (int i = 0; i < pt.n; ++i) coef[i] = _mm256_set1_epi32(pt.coef[i]);
-  int j = 0;
+  int j = j0;
   for (; j + 8 <= out_w; j += 8) {
     __m256i acc = _mm256_setzero_si256();
     const std::int16_t* base = v + 2 * j - k.half;
@@ -1023,7 +1023,59 @@ VIF_AVX2 void horizontal_mean_even(const std::int16_t* v, int out_w, std::uint16
   }
 }
 
-template <class T>
+// The downsampling passes, AVX-512: 32 filtered columns, 16 outputs at a time.
+template <class T, int Scale>
+VIF_AVX512 void vertical_mean_w(const T* const* rows, int w, Shift sh, std::int16_t* out) {
+  constexpr Kernel k = kernel_of(Scale);
+  constexpr PairTaps pt = pair_taps(k);
+  __m512i coef[9];
+  for (int i = 0; i < pt.n; ++i) coef[i] = _mm512_set1_epi32(pt.coef[i]);
+  const __m128i shift = _mm_cvtsi32_si128(int(sh.shift));
+  const __m512i round = _mm512_set1_epi32(std::int32_t(sh.round));
+  const __m512i flip = _mm512_set1_epi16(INT16_MIN);
+  int j = 0;
+  for (; j + 32 <= w; j += 32) {
+    const __m512i z = _mm512_setzero_si512();
+    Acc2w acc{z, z};
+    for (int i = 0; i < pt.n; ++i) {
+      const int t0 = pt.offset[i];
+      const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
+      __m512i a, b;
+      if constexpr (sizeof(T) == 1) {
+        a = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t0] + j)));
+        b = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t1] + j)));
+      } else {
+        a = _mm512_xor_si512(load16_w(rows[t0] + j), flip);
+        b = _mm512_xor_si512(load16_w(rows[t1] + j), flip);
+      }
+      madd_pair_w(acc, a, b, coef[i]);
+    }
+    if constexpr (sizeof(T) != 1) acc = {flip31w(acc.lo), flip31w(acc.hi)};
+    store_offset16_w(out + j, _mm512_srl_epi32(_mm512_add_epi32(acc.lo, round), shift),
+                     _mm512_srl_epi32(_mm512_add_epi32(acc.hi, round), shift));
+  }
+  vertical_mean<T, Scale>(rows, j, w, sh, out);
+}
+
+template <int Scale>
+VIF_AVX512 void horizontal_mean_even_w(const std::int16_t* v, int out_w, std::uint16_t* out) {
+  constexpr Kernel k = kernel_of(Scale);
+  constexpr PairTaps pt = pair_taps(k);
+  __m512i coef[9];
+  for (int i = 0; i < pt.n; ++i) coef[i] = _mm512_set1_epi32(pt.coef[i]);
+  int j = 0;
+  for (; j + 16 <= out_w; j += 16) {
+    __m512i acc = _mm512_setzero_si512();
+    const std::int16_t* base = v + 2 * j - k.half;
+    for (int i = 0; i < pt.n; ++i) acc = _mm512_dpwssd_epi32(acc, _mm512_loadu_si512(base + pt.offset[i]), coef[i]);
+    const __m512i r = _mm512_srli_epi32(_mm512_add_epi32(flip31w(acc), _mm512_set1_epi32(32768)), 16);
+    // r <= 65535: the truncating narrowing is exact.
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), _mm512_cvtepi32_epi16(r));
+  }
+  horizontal_mean_even<Scale>(v, j, out_w, out);
+}
+
+template <class T, bool Wide>
 void downsample(const T* x, std::ptrdiff_t stride, int w, int h, int bpc, int from_scale, std::uint16_t* out,
                 Scratch& s) {
   const Kernel f = kernel_of(from_scale + 1);
@@ -1037,9 +1089,11 @@ void downsample(const T* x, std::ptrdiff_t stride, int w, int h, int bpc, int fr
   for (int i = 0; i < out_h; ++i) {
     for (int t = 0; t < f.size; ++t) rows[t] = x + std::ptrdiff_t(mirror(2 * i - f.half + t, h)) * stride;
     with_scale(f, [&]<int S>() {
-      vertical_mean<T, S>(rows, w, sh, v);
+      if constexpr (Wide) vertical_mean_w<T, S>(rows, w, sh, v);
+      else vertical_mean<T, S>(rows, 0, w, sh, v);
       mirror16(v, w, f.half);
-      horizontal_mean_even<S>(v, out_w, out + std::ptrdiff_t(i) * out_w);
+      if constexpr (Wide) horizontal_mean_even_w<S>(v, out_w, out + std::ptrdiff_t(i) * out_w);
+      else horizontal_mean_even<S>(v, 0, out_w, out + std::ptrdiff_t(i) * out_w);
     });
   }
 }
@@ -1048,8 +1102,8 @@ const KernelSet kAvx2 = {
     .name = "avx2",
     .scale_sums_u8 = scale_sums<std::uint8_t, false>,
     .scale_sums_u16 = scale_sums<std::uint16_t, false>,
-    .downsample_u8 = downsample<std::uint8_t>,
-    .downsample_u16 = downsample<std::uint16_t>,
+    .downsample_u8 = downsample<std::uint8_t, false>,
+    .downsample_u16 = downsample<std::uint16_t, false>,
     .statistic = statistic,
 };
 
@@ -1057,8 +1111,8 @@ const KernelSet kAvx512 = {
     .name = "avx512",
     .scale_sums_u8 = scale_sums<std::uint8_t, true>,
     .scale_sums_u16 = scale_sums<std::uint16_t, true>,
-    .downsample_u8 = downsample<std::uint8_t>,
-    .downsample_u16 = downsample<std::uint16_t>,
+    .downsample_u8 = downsample<std::uint8_t, true>,
+    .downsample_u16 = downsample<std::uint16_t, true>,
     .statistic = statistic_w,
 };
 
