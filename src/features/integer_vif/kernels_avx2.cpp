@@ -1,4 +1,6 @@
-// integer VIF kernels, AVX2. Same integers as kernels_scalar.cpp, computed differently:
+// integer VIF kernels, AVX2 and AVX-512 (two kernel sets; the AVX-512 one is the AVX2 set with its
+// hot passes 32 columns wide, see the AVX-512 section). Same integers as kernels_scalar.cpp,
+// computed differently:
 //
 // * 16-bit multiply-adds (vpmaddwd) do two filter taps at once. Unsigned 16-bit data is stored
 //   offset by -32768 (value ^ 0x8000, an int16); since every kernel sums to 65536 the offset adds
