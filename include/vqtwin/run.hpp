@@ -41,4 +41,8 @@ void run(const RunConfig& config, Results& out);
 
 const char* version();
 
+// A human-readable list of every extractor: names, backend, outputs a model may request, and each
+// option with its type, default, range and meaning (the CLI's --list).
+std::string describe_extractors();
+
 }  // namespace vqtwin

@@ -149,6 +149,16 @@ TEST_F(Cli, ThreadsGiveIdenticalOutput) {
   EXPECT_EQ(outs[0], outs[2]);
 }
 
+TEST_F(Cli, ListShowsTheOptionTables) {
+  const std::string out = path("list.txt");
+  ASSERT_EQ(std::system((std::string(VQTWIN_CLI) + " --list > " + out).c_str()), 0);
+  std::ifstream in(out);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("float_motion  [cpu, temporal]"), std::string::npos);
+  EXPECT_NE(text.find("motion_fps_weight (mfw): double, default 1, range [0, 5], names the output"), std::string::npos);
+  EXPECT_NE(text.find("integer_ssim / ssim"), std::string::npos);
+}
+
 TEST_F(Cli, FrameSelection) {
   const auto r = y4m("r.y4m", 16, 8, 6), d = y4m("d.y4m", 16, 8, 8, 1);
   auto frames = [&](const std::string& extra) {

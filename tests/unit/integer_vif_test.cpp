@@ -263,6 +263,15 @@ void expect_same(const std::array<Accum, 4>& got, const std::array<Accum, 4>& wa
 std::vector<const KernelSet*> kernel_sets() {
   std::vector<const KernelSet*> v{&scalar_kernels()};
   if (const KernelSet* a = avx2_kernels()) v.push_back(a);
+  if (const KernelSet* a = avx512_kernels()) v.push_back(a);
+  return v;
+}
+
+// The SIMD sets this CPU runs (each is checked against the scalar set).
+std::vector<const KernelSet*> simd_sets() {
+  std::vector<const KernelSet*> v;
+  if (const KernelSet* a = avx2_kernels()) v.push_back(a);
+  if (const KernelSet* a = avx512_kernels()) v.push_back(a);
   return v;
 }
 
@@ -302,23 +311,23 @@ INSTANTIATE_TEST_SUITE_P(
 // ---- scalar vs SIMD on larger planes --------------------------------------------------------
 
 TEST(IntegerVifSimd, AgreesWithScalarOnLargePlanes) {
-  const KernelSet* simd = avx2_kernels();
-  if (!simd) GTEST_SKIP() << "no AVX2 on this CPU";
+  if (simd_sets().empty()) GTEST_SKIP() << "no AVX2 on this CPU";
+  for (const KernelSet* simd : simd_sets())
   for (int bpc : {8, 10, 12, 16})
     for (Pattern pat : {Pattern::kNoisyCopy, Pattern::kRandom, Pattern::kCheckerMax, Pattern::kMaxVsZero})
-      for (auto [w, h] : {std::pair{333, 187}, std::pair{256, 64}, std::pair{31, 200}}) {
+      for (auto [w, h] : {std::pair{333, 187}, std::pair{256, 64}, std::pair{31, 200}, std::pair{1030, 40}}) {
         const Pair p = make_pair(w, h, bpc, pat, unsigned(w + bpc));
         for (double egl : {100.0, 1.0}) {
           const FrameSetup s{w, h, bpc, egl, false};
           expect_same(frame_sums(*simd, s, p.ref(), p.dist()), frame_sums(scalar_kernels(), s, p.ref(), p.dist()),
-                      std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) + "-bit");
+                      std::string(simd->name) + " " + std::to_string(w) + "x" + std::to_string(h) + " " +
+                          std::to_string(bpc) + "-bit");
         }
       }
 }
 
 TEST(IntegerVifSimd, StatisticAgreesWithScalarOnExtremeSigmas) {
-  const KernelSet* simd = avx2_kernels();
-  if (!simd) GTEST_SKIP() << "no AVX2 on this CPU";
+  if (simd_sets().empty()) GTEST_SKIP() << "no AVX2 on this CPU";
   std::mt19937 rng(7);
   const std::int32_t special[] = {0,      1,          -1,         131071,     131072,     131073,
                                   262143, 262144,     1 << 20,    (1 << 30),  1073741823, -1073741824,
@@ -341,11 +350,14 @@ TEST(IntegerVifSimd, StatisticAgreesWithScalarOnExtremeSigmas) {
     s12.push_back(v);
   }
   for (double egl : {100.0, 1.0, 1.5, 7.25}) {
-    for (int n : {int(s1.size()), 1, 7, 8, 9, 15, 17}) {
-      Accum a, b;
+    for (int n : {int(s1.size()), 1, 7, 8, 9, 15, 16, 17, 31, 33}) {
+      Accum a;
       scalar_kernels().statistic(s1.data(), s2.data(), s12.data(), n, egl, log2_table(), a);
-      simd->statistic(s1.data(), s2.data(), s12.data(), n, egl, log2_table(), b);
-      EXPECT_TRUE(a == b) << "n " << n << " egl " << egl << ": " << show(a) << " != " << show(b);
+      for (const KernelSet* simd : simd_sets()) {
+        Accum b;
+        simd->statistic(s1.data(), s2.data(), s12.data(), n, egl, log2_table(), b);
+        EXPECT_TRUE(a == b) << simd->name << " n " << n << " egl " << egl << ": " << show(a) << " != " << show(b);
+      }
     }
   }
 }

@@ -21,6 +21,7 @@ struct Cli {
   std::vector<std::string> pools;
   bool quiet = false;
   bool version = false;
+  bool list = false;
 };
 
 int parse_precision(const std::string& text) {
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
   app.add_option("--backend", c.run.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   app.add_flag("-q,--quiet", c.quiet, "no progress on stderr");
   app.add_flag("-v,--version", c.version, "print the version and exit");
+  app.add_flag("--list", c.list, "list the extractors, their outputs and options, and exit");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -80,6 +82,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "vqtwin: error: %s (see --help)\n", e.what());
     return 2;
+  }
+  if (c.list) {
+    std::fputs(vqtwin::describe_extractors().c_str(), stdout);
+    return 0;
   }
   if (c.version) {
     std::printf("vqtwin %s\n", vqtwin::version());

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "core/format_checks.hpp"
 #include "features/float_adm/csf.hpp"
 #include "features/float_adm/dwt.hpp"
 #include "features/float_adm/math.hpp"
@@ -71,8 +72,7 @@ class FloatAdmCpu final : public Extractor {
   }
 
   void init(const PictureFormat& f) override {
-    if (!float_vif::supported_bitdepth(f.bitdepth))
-      throw Error("float_adm: bit depth " + std::to_string(f.bitdepth) + " is not supported (8, 10, 12, 16)");
+    require_standard_bitdepth("float_adm", f.bitdepth);
     // libvmaf reads outside its bands below 17 pixels; DECISIONS §16 shares integer ADM's 33.
     if (f.width < 33 || f.height < 33)
       throw Error("float_adm: the luma plane " + std::to_string(f.width) + "x" + std::to_string(f.height) +

@@ -3,23 +3,11 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/float_plane.hpp"
+
 namespace vqtwin::float_adm {
 
-// A w x h float plane, rows packed (stride = w).
-struct Band {
-  std::vector<float> px;
-  int w = 0;
-  int h = 0;
-  // Grows only: a buffer reused for bands of several sizes is never shrunk and zero-filled again.
-  void resize(int width, int height) {
-    w = width;
-    h = height;
-    const std::size_t n = std::size_t(width) * std::size_t(height);
-    if (px.size() < n) px.resize(n);
-  }
-  float* row(int y) { return px.data() + std::size_t(y) * std::size_t(w); }
-  const float* row(int y) const { return px.data() + std::size_t(y) * std::size_t(w); }
-};
+using Band = FloatPlane;  // a subband
 
 // The four subbands. Naming as libvmaf: v = vertical low-pass / horizontal high-pass,
 // h = vertical high-pass / horizontal low-pass.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "core/format_checks.hpp"
 #include "features/float_motion/big_buffer.hpp"
 #include "features/float_motion/blur.hpp"
 #include "features/float_motion/math.hpp"
@@ -79,8 +80,7 @@ class FloatMotionCpu final : public Extractor {
         name_motion3_(o.output_name(kMotion3)) {}
 
   void init(const PictureFormat& f) override {
-    if (f.bitdepth != 8 && f.bitdepth != 10 && f.bitdepth != 12 && f.bitdepth != 16)
-      throw Error("float_motion: bit depth " + std::to_string(f.bitdepth) + " is not supported (8, 10, 12, 16)");
+    require_standard_bitdepth("float_motion", f.bitdepth);
     if (add_uv_ && f.chroma == ChromaFormat::k400)
       throw Error("float_motion: motion_add_uv needs chroma planes; this input is 4:0:0");
     if (force_zero_) return;  // no pixel is ever read

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/format_checks.hpp"
 #include "features/float_ms_ssim/math.hpp"
 #include "features/float_ms_ssim/pyramid.hpp"
 #include "features/float_ms_ssim/schema.hpp"
@@ -23,7 +24,7 @@ class FloatMsSsimCpu final : public Extractor {
         clip_db_(o.get_bool("clip_db")) {}
 
   void init(const PictureFormat& f) override {
-    float_ssim::check_bitdepth(f.bitdepth, "float_ms_ssim");
+    require_standard_bitdepth("float_ms_ssim", f.bitdepth);
     // libvmaf fails every frame of such a video (DECISIONS.md 13); say so once, up front.
     if (!size_supported(f.width, f.height))
       throw Error("float_ms_ssim: " + std::to_string(f.width) + "x" + std::to_string(f.height) +

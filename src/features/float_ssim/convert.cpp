@@ -7,12 +7,6 @@
 
 namespace vqtwin::float_ssim {
 
-void check_bitdepth(int bitdepth, const char* who) {
-  if (bitdepth != 8 && bitdepth != 10 && bitdepth != 12 && bitdepth != 16)
-    throw Error(std::string(who) + ": bit depth " + std::to_string(bitdepth) +
-                " is not supported (8, 10, 12 or 16)");
-}
-
 void luma_to_float(const Picture& pic, float* dst) {
   const int w = pic.width(0), h = pic.height(0);
   const int bpc = pic.format().bitdepth;

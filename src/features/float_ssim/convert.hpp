@@ -5,10 +5,6 @@
 
 namespace vqtwin::float_ssim {
 
-// Throws vqtwin::Error unless the bit depth is 8, 10, 12 or 16 (libvmaf reads any other depth as
-// 8-bit bytes and computes garbage; DECISIONS.md 8). `who` names the extractor in the message.
-void check_bitdepth(int bitdepth, const char* who);
-
 // Writes the luma plane as width x height packed floats: 8-bit as is, 10/12/16-bit divided by
 // 4/16/256 (exact: a power of two).
 void luma_to_float(const Picture& pic, float* dst);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/format_checks.hpp"
 #include "features/float_ssim/convert.hpp"
 #include "features/float_ssim/decimate.hpp"
 #include "features/float_ssim/math.hpp"
@@ -24,7 +25,7 @@ class FloatSsimCpu final : public Extractor {
         scale_option_(o.get_int("scale")) {}
 
   void init(const PictureFormat& f) override {
-    check_bitdepth(f.bitdepth, "float_ssim");
+    require_standard_bitdepth("float_ssim", f.bitdepth);
     width_ = f.width;
     height_ = f.height;
     scale_ = scale_option_ > 0 ? scale_option_ : auto_scale(width_, height_);

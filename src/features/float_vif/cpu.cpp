@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "core/format_checks.hpp"
 #include "features/float_vif/math.hpp"
 #include "features/float_vif/prescale.hpp"
 #include "features/float_vif/samples.hpp"
@@ -56,8 +57,7 @@ class FloatVifCpu final : public Extractor {
   }
 
   void init(const PictureFormat& f) override {
-    if (!supported_bitdepth(f.bitdepth))
-      throw Error("float_vif: bit depth " + std::to_string(f.bitdepth) + " is not supported (8, 10, 12, 16)");
+    require_standard_bitdepth("float_vif", f.bitdepth);
     width_ = f.width;
     height_ = f.height;
     scaled_w_ = prescaled_size(width_, prescale_);

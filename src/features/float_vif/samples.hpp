@@ -28,6 +28,4 @@ inline void luma_to_float(const Picture& pic, float* dst) {
   }
 }
 
-inline bool supported_bitdepth(int depth) { return depth == 8 || depth == 10 || depth == 12 || depth == 16; }
-
 }  // namespace vqtwin::float_vif

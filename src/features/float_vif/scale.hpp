@@ -8,25 +8,12 @@
 #include <span>
 #include <vector>
 
+#include "core/float_plane.hpp"
 #include "features/float_vif/math.hpp"
 
 namespace vqtwin::float_vif {
 
-// A w x h float plane, rows packed (stride = w).
-struct FloatPlane {
-  std::vector<float> px;
-  int w = 0;
-  int h = 0;
-  // Grows only: a buffer reused for planes of several sizes is never shrunk and zero-filled again.
-  void resize(int width, int height) {
-    w = width;
-    h = height;
-    const std::size_t n = std::size_t(width) * std::size_t(height);
-    if (px.size() < n) px.resize(n);
-  }
-  float* row(int y) { return px.data() + std::size_t(y) * std::size_t(w); }
-  const float* row(int y) const { return px.data() + std::size_t(y) * std::size_t(w); }
-};
+using FloatPlane = vqtwin::FloatPlane;
 
 struct ScaleSums {
   float num = 0.0f;

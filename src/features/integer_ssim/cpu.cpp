@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/format_checks.hpp"
 #include "features/integer_ssim/moments.hpp"
 #include "features/integer_ssim/schema.hpp"
 #include "features/ssim_common/db.hpp"
@@ -20,9 +21,7 @@ class IntegerSsimCpu final : public Extractor {
   void init(const PictureFormat& f) override {
     // Same refusal as the float SSIMs, although the integer algorithm itself would cope with any
     // depth 8..16: one rule for every SSIM (DECISIONS.md 8).
-    if (f.bitdepth != 8 && f.bitdepth != 10 && f.bitdepth != 12 && f.bitdepth != 16)
-      throw Error("integer_ssim: bit depth " + std::to_string(f.bitdepth) +
-                  " is not supported (8, 10, 12 or 16)");
+    require_standard_bitdepth("integer_ssim", f.bitdepth);
     max_db_ = ssim_db::max_db(unsigned(f.bitdepth), unsigned(f.width), unsigned(f.height), clip_db_);
   }
 

@@ -54,6 +54,9 @@ struct KernelSet {
 const KernelSet& scalar_kernels();
 // nullptr when the CPU (or the compiler) has no AVX2.
 const KernelSet* avx2_kernels();
+// nullptr without AVX-512 F/BW/DQ/VL/VNNI: the AVX2 set with 32-column scale-0 vertical,
+// horizontal and statistic passes.
+const KernelSet* avx512_kernels();
 // The fastest set this CPU runs.
 const KernelSet& best_kernels();
 

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "core/extractor.hpp"
+#include "core/format_checks.hpp"
 #include "features/psnr/math.hpp"
 #include "features/psnr/schema.hpp"
 #include "features/psnr/sse.hpp"
@@ -22,8 +23,7 @@ class PsnrCpu final : public Extractor {
         min_sse_(o.get_double("min_sse")) {}
 
   void init(const PictureFormat& f) override {
-    if (f.bitdepth != 8 && f.bitdepth != 10 && f.bitdepth != 12 && f.bitdepth != 16)
-      throw Error("psnr: bit depth " + std::to_string(f.bitdepth) + " is not supported (8, 10, 12, 16)");
+    require_standard_bitdepth("psnr", f.bitdepth);
     if (f.chroma == ChromaFormat::k400) enable_chroma_ = false;
     setup_ = make_setup(f, reduced_hbd_peak_, min_sse_);
   }

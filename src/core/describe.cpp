@@ -1,0 +1,52 @@
+// The CLI's --list: the registry, printed from the same tables the extractors parse with.
+#include <cstdio>
+#include <string>
+
+#include "core/registry.hpp"
+#include "vqtwin/run.hpp"
+
+namespace vqtwin {
+namespace {
+
+std::string number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string describe_option(const OptionSpec& o) {
+  std::string line = "    " + std::string(o.name);
+  if (!o.alias.empty()) line += " (" + std::string(o.alias) + ")";
+  switch (o.type) {
+    case OptionType::kBool: line += ": bool, default " + std::string(o.default_value ? "true" : "false"); break;
+    case OptionType::kInt:
+    case OptionType::kDouble:
+      line += std::string(o.type == OptionType::kInt ? ": int" : ": double") + ", default " + number(o.default_value) +
+              ", range [" + number(o.min) + ", " + number(o.max) + "]";
+      break;
+    case OptionType::kString: line += ": string, default '" + std::string(o.default_string) + "'"; break;
+  }
+  if (o.feature_param) line += ", names the output";
+  return line + "\n      " + std::string(o.help) + "\n";
+}
+
+}  // namespace
+
+std::string describe_extractors() {
+  std::string out;
+  for (const ExtractorInfo* e : all_extractors()) {
+    out += std::string(e->name);
+    for (auto n : e->other_names) out += " / " + std::string(n);
+    out += "  [" + std::string(to_string(e->backend)) + (e->temporal ? ", temporal" : "") + "]\n";
+    if (!e->provided.empty()) {
+      out += "  outputs:";
+      for (auto p : e->provided) out += " " + std::string(p);
+      out += "\n";
+    }
+    if (e->options.empty()) out += "  no options\n";
+    for (const OptionSpec& o : e->options) out += describe_option(o);
+  }
+  return out;
+}
+
+}  // namespace vqtwin
