@@ -33,6 +33,18 @@ int parse_precision(const std::string& text) {
   return int(v);
 }
 
+// Peak resident memory of this process image (VmHWM, so not inherited from a parent that forked us),
+// for the benchmark: printed to stderr when VQTWIN_REPORT_PEAK_MEMORY is set.
+void report_peak_memory() {
+  if (!std::getenv("VQTWIN_REPORT_PEAK_MEMORY")) return;
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return;
+  char line[256];
+  while (std::fgets(line, sizeof line, f))
+    if (std::strncmp(line, "VmHWM:", 6) == 0) std::fprintf(stderr, "vqtwin: peak memory%s", line + 5);
+  std::fclose(f);
+}
+
 void print_summary(const vqtwin::Results& r) {
   for (const auto& name : r.names())
     if (auto v = r.pooled(name, {vqtwin::PoolMethod::kMean}))
@@ -159,5 +171,6 @@ int main(int argc, char** argv) {
       print_summary(results);
     }
   }
+  report_peak_memory();
   return status;
 }
