@@ -1,5 +1,5 @@
-// float_adm (spec float_adm.md): the rcpss table rule, CSF factor bit patterns, the DWT against a
-// literal transcription of libvmaf's loops, regions, edge cases (identical frames, zero
+// float_adm (spec float_adm.md): the rcpss table rule, CSF factor bit patterns, the DWT against
+// straightforward loops in the order the spec defines (written here), regions, edge cases (identical frames, zero
 // denominator), names/options, and what is refused.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// float_vif (spec float_vif.md): generated kernels, the fast log2, the per-scale filters against a
-// literal transcription of libvmaf's scalar loops, names/options, and what is refused.
+// float_vif (spec float_vif.md): generated kernels, the fast log2, the per-scale filters against
+// straightforward loops in the order the spec defines (written here), names/options, and what is refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -143,7 +143,7 @@ inline int reflect(int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 :
 
 enum class Term { kPlain, kSquare, kCross };
 
-// libvmaf's scalar filter as written: per output row, vertical then horizontal, per pixel a fresh
+// The spec's scalar filter order (our own plain loops): per output row, vertical then horizontal, per pixel a fresh
 // accumulator over the taps in order.
 std::vector<float> literal_filter(const FloatPlane& a, const FloatPlane& b, const std::vector<float>& k, Term term) {
   const int w = a.w, h = a.h, r = int(k.size()) / 2;
