@@ -149,6 +149,56 @@ TEST_F(Cli, ThreadsGiveIdenticalOutput) {
   EXPECT_EQ(outs[0], outs[2]);
 }
 
+// Every y4m colour space family reaches the extractors with the right plane layout.
+TEST_F(Cli, ColourSpacesAndBitDepths) {
+  struct Case {
+    std::string tag;
+    int chroma_w, chroma_h, bytes;  // chroma plane size for a 5x3 picture, bytes per sample
+    std::vector<std::string> names;
+  };
+  const Case cases[] = {
+      {"C420p10", 3, 2, 2, {"psnr_y", "psnr_cb", "psnr_cr"}},
+      {"C422p12", 3, 3, 2, {"psnr_y", "psnr_cb", "psnr_cr"}},
+      {"C444p16", 5, 3, 2, {"psnr_y", "psnr_cb", "psnr_cr"}},
+      {"C420mpeg2", 3, 2, 1, {"psnr_y", "psnr_cb", "psnr_cr"}},
+      {"Cmono", 0, 0, 1, {"psnr_y"}},
+      {"Cmono12", 0, 0, 2, {"psnr_y"}},
+  };
+  for (const auto& c : cases) {
+    const int samples = 5 * 3 + 2 * c.chroma_w * c.chroma_h;
+    std::string frame_r = "FRAME\n", frame_d = "FRAME Ixyz\n";  // frame parameters are tolerated
+    for (int i = 0; i < samples * c.bytes; ++i) {
+      frame_r.push_back(char(i % 7));
+      frame_d.push_back(char(i % 5));
+    }
+    const std::string header = "YUV4MPEG2 W5 H3 F30000:1001 It A0:0 " + c.tag + " XCOLORRANGE=LIMITED\n";
+    const auto r = write("r_" + c.tag + ".y4m", header + frame_r + frame_r);
+    const auto d = write("d_" + c.tag + ".y4m", header + frame_d + frame_d);
+    const Outcome o = run("-r " + r + " -d " + d + " --feature psnr --no_prediction --json -o " + path("o.json"));
+    ASSERT_EQ(o.status, 0) << c.tag << ": " << o.err;
+    auto j = nlohmann::ordered_json::parse(std::ifstream(path("o.json")));
+    ASSERT_EQ(j["frames"].size(), 2u) << c.tag;
+    std::vector<std::string> got;
+    for (auto it = j["frames"][0]["metrics"].begin(); it != j["frames"][0]["metrics"].end(); ++it) got.push_back(it.key());
+    EXPECT_EQ(got, c.names) << c.tag;
+  }
+}
+
+TEST_F(Cli, NoCudaDeviceIsAClearError) {
+  if (std::system("nvidia-smi -L >/dev/null 2>&1") == 0) GTEST_SKIP() << "a CUDA device is present";
+  const auto r = y4m("r.y4m", 16, 8, 2);
+  expect_error("-r " + r + " -d " + r + " --feature psnr --no_prediction --backend cuda", "no CUDA device is available");
+  // auto falls back to the CPU silently.
+  EXPECT_EQ(run("-r " + r + " -d " + r + " --feature psnr --no_prediction --backend auto -o " + path("a.json")).status, 0);
+}
+
+TEST_F(Cli, ReadsY4mFromStandardInput) {
+  const auto r = y4m("r.y4m", 16, 8, 3), d = y4m("d.y4m", 16, 8, 3, 1);
+  const Outcome o = run("-r - -d " + d + " --feature psnr --no_prediction --json -o " + path("o.json") + " < " + r);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(path("o.json")))["frames"].size(), 3u);
+}
+
 TEST_F(Cli, ListShowsTheOptionTables) {
   const std::string out = path("list.txt");
   ASSERT_EQ(std::system((std::string(VQTWIN_CLI) + " --list > " + out).c_str()), 0);
