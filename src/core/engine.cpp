@@ -147,16 +147,8 @@ class Engine {
     for (const std::string& f : cfg_.features) add_context(request_from_text(f));
     std::vector<std::string> model_texts = cfg_.models;
     if (cfg_.features.empty() && model_texts.empty() && !cfg_.no_prediction) {
-      // Nothing asked for: VMAF when its model can be found, else the model-free metrics.
-      if (models::find_model_file("vmaf_v0.6.1")) {
-        model_texts.push_back("version=vmaf_v0.6.1");
-      } else {
-        for (const char* name : {"psnr", "float_ssim", "float_motion"})
-          if (find_extractor(name)) add_context(request_from_text(name));
-        if (cfg_.warn)
-          cfg_.warn("no VMAF model found (set VQTWIN_MODEL_PATH to a folder holding vmaf_v0.6.1.json, or give "
-                    "--model path=FILE); computing psnr, float_ssim and float_motion");
-      }
+      // Nothing asked for: VMAF (vmaf_v0.6.1 is built in), as the vmaf CLI does.
+      model_texts.push_back("version=vmaf_v0.6.1");
     }
     if (!cfg_.no_prediction || !model_texts.empty()) {
       models_ = models::load_models(model_texts);

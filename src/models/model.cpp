@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/registry.hpp"
+#include "models/builtin_models.hpp"
 #include "models/feature_table.hpp"
 #include "models/vmaf_model.hpp"
 #include "vqtwin/error.hpp"
@@ -196,6 +197,11 @@ std::vector<std::unique_ptr<Model>> load_models(const std::vector<std::string>& 
     if (!req.version.empty()) {
       if (!valid_version(req.version))
         throw Error("--model version=" + req.version + ": a version is a model name, not a path (use path=FILE)");
+      if (auto builtin = find_builtin_model(req.version)) {
+        models.push_back(make_model(std::string(*builtin), "built-in model " + req.version, req.settings,
+                                    [](std::string_view n) { return find_extractor(n); }));
+        continue;
+      }
       auto found = find_model_file(req.version);
       if (!found) {
         std::string folders;
