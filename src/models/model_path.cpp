@@ -1,6 +1,6 @@
-// Where version=NAME models are found: a search path read from the environment at run time,
 // Where version=NAME user models are found (after the built-in ones): a search path read from the
 // environment at run time, never a folder baked in at build time.
+#include <cstdlib>
 #include <filesystem>
 
 #include "models/vmaf_model.hpp"
