@@ -11,6 +11,8 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
+#include "features/float_psnr/schema.hpp"
 #include "features/float_psnr/math.hpp"
 #include "vqtwin/error.hpp"
 
@@ -90,24 +92,10 @@ class FloatPsnrCpu final : public Extractor {
   bool exact_integer_ = false;
 };
 
-constexpr std::string_view kProvided[] = {"float_psnr"};
-
 }  // namespace
 }  // namespace float_psnr
 
 extern const ExtractorInfo kFloatPsnrInfo;
-const ExtractorInfo kFloatPsnrInfo = {
-    .name = "float_psnr",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = {},
-    .provided = float_psnr::kProvided,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues&) -> std::unique_ptr<Extractor> {
-      return std::make_unique<float_psnr::FloatPsnrCpu>();
-    },
-};
+const ExtractorInfo kFloatPsnrInfo = cpu_extractor<float_psnr::FloatPsnrCpu>(float_psnr::kSpec);
 
 }  // namespace vqtwin
