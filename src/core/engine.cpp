@@ -1,4 +1,4 @@
-// The run: open the inputs, register contexts (features, then models), resolve backends on the
+// The run: open the inputs, register contexts (models, then features), resolve backends on the
 // first picture, extract frames on a pool of threads, flush, predict.
 #include <algorithm>
 #include <chrono>
@@ -26,6 +26,7 @@ namespace {
 
 struct Context {
   ContextRequest request;
+  std::string origin;  // who asked for it first, for the merge note ("--feature psnr", "model vmaf's adm")
   const ExtractorInfo* info = nullptr;  // resolved
   std::unique_ptr<Extractor> extractor;
   std::uint32_t index = 0;
@@ -130,21 +131,32 @@ class Engine {
   }
 
  private:
-  void add_context(ContextRequest req) {
-    const std::string key = std::string(req.info->name) + "|" + req.options.key();
-    for (auto& c : contexts_)
-      if (std::string(c->request.info->name) + "|" + c->request.options.key() == key) {
-        c->request.from_model = c->request.from_model && req.from_model;
-        return;
-      }
+  // libvmaf keeps one context per output-name set: the extractor's name with the suffixes of its
+  // FEATURE_PARAM options. A later request with the same names is dropped, even when options that name
+  // no output differ (psnr's, float_ssim's, debug, ...), since two contexts would write the same names.
+  // The same here, with one line on stderr when a dropped request asked for other option values.
+  void add_context(ContextRequest req, const std::string& origin) {
+    const std::string names = req.options.output_name(req.info->name);
+    for (auto& c : contexts_) {
+      if (c->request.info != req.info || c->request.options.output_name(c->request.info->name) != names) continue;
+      if (c->request.options.key() != req.options.key() && cfg_.warn)
+        cfg_.warn(origin + " is merged into " + c->origin + ": both write the same output names ('" + names +
+                  "' outputs), and libvmaf keeps the first context, so the first one's option values are used");
+      c->request.from_model = c->request.from_model && req.from_model;
+      return;
+    }
     auto c = std::make_unique<Context>();
     c->request = std::move(req);
+    c->origin = origin;
     c->index = std::uint32_t(contexts_.size());
     contexts_.push_back(std::move(c));
   }
 
+  // Model contexts first, then --feature ones, as the vmaf CLI registers them (this decides which of
+  // two same-named requests is kept, and the output order).
   void register_contexts() {
-    for (const std::string& f : cfg_.features) add_context(request_from_text(f));
+    std::vector<ContextRequest> features;
+    for (const std::string& f : cfg_.features) features.push_back(request_from_text(f));
     std::vector<std::string> model_texts = cfg_.models;
     if (cfg_.features.empty() && model_texts.empty() && !cfg_.no_prediction) {
       // Nothing asked for: VMAF (vmaf_v0.6.1 is built in), as the vmaf CLI does.
@@ -156,10 +168,13 @@ class Engine {
         for (const auto& use : m->features()) {
           const ExtractorInfo* info = find_extractor(use.extractor);
           if (!info) throw Error("model " + m->name() + ": no extractor named '" + use.extractor + "'");
-          add_context({info, OptionValues(info->options, use.options, info->name), true});
+          add_context({info, OptionValues(info->options, use.options, info->name), true},
+                      "model " + m->name() + "'s " + std::string(info->name));
         }
       if (cfg_.no_prediction) models_.clear();
     }
+    for (std::size_t i = 0; i < features.size(); ++i)
+      add_context(std::move(features[i]), "--feature " + cfg_.features[i]);
     if (contexts_.empty()) throw Error("nothing to compute: give --feature or --model");
   }
 
@@ -209,9 +224,10 @@ class Engine {
   }
 
   void process(const Picture& ref, const Picture& dist, unsigned index) {
+    // libvmaf skips unwritten frames only for extractors without state across frames (ExtractorInfo).
     const bool sampled = cfg_.subsample <= 1 || index % cfg_.subsample == 0;
     for (auto& c : contexts_)
-      if (!c->info->temporal && sampled) {
+      if (!c->info->temporal && (sampled || c->info->libvmaf_temporal)) {
         ContextSink sink(out_, step_of(*c->info, index), c->index);
         c->extractor->extract(ref, dist, index, sink);
       }

@@ -32,7 +32,8 @@ class PsnrCpu final : public Extractor {
     const int n = enable_chroma_ ? 3 : 1;
     for (int p = 0; p < n; ++p) {
       const std::uint64_t sse = plane_sse(ref, dist, p);
-      const std::uint64_t samples = std::uint64_t(ref.width(p)) * std::uint64_t(ref.height(p));
+      // The region libvmaf computes on (floor-sized chroma; see PictureFormat::scored_width).
+      const std::uint64_t samples = std::uint64_t(ref.scored_width(p)) * std::uint64_t(ref.scored_height(p));
       const double mse = mse_of(sse, samples);
       out.put(kPsnrNames[p], index, psnr_of(mse, setup_.peak, setup_.psnr_max[p]));
       if (enable_mse_) out.put(kMseNames[p], index, mse);
@@ -72,6 +73,9 @@ const ExtractorInfo kPsnrInfo = {
     .options = psnr::kOptions,
     .provided = psnr::kProvided,
     .temporal = false,
+    // VMAF_FEATURE_EXTRACTOR_TEMPORAL in libvmaf: it runs on every frame under --subsample (apsnr
+    // covers all frames) and its names come first in the output order.
+    .libvmaf_temporal = true,
     .cpu_twin_of = {},
     .check_context = nullptr,
     .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {

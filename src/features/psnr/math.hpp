@@ -38,10 +38,14 @@ inline double mse_of(std::uint64_t sse, std::uint64_t samples) {
   return double(sse) / double(samples);
 }
 
-// libvmaf's 8-bit path uses the constant 255 (equal to the stored peak at 8 bits).
+// libvmaf's 8-bit path uses the constant 255 (equal to the stored peak at 8 bits). The floor is
+// libvmaf's `a > b ? a : b`, which takes 1e-16 for a NaN mse (a plane of no samples, e.g. the chroma of
+// a 1-pixel-wide 4:2:0 picture), so such a plane scores psnr_max, as in libvmaf.
 inline double psnr_of(double mse, std::uint32_t peak, double psnr_max) {
   const double peak2 = double(std::uint32_t(peak * peak));
-  return std::min(10. * std::log10(peak2 / std::max(mse, 1e-16)), psnr_max);
+  const double floored = mse > 1e-16 ? mse : 1e-16;
+  const double db = 10. * std::log10(peak2 / floored);
+  return db < psnr_max ? db : psnr_max;
 }
 
 // The clip aggregate of libvmaf's flush: capped at ceil(10 log10(2 peak^2 N)); NaN / -inf for a
