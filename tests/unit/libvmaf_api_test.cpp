@@ -161,7 +161,7 @@ TEST(LibvmafApi, OddSizeChromaEqualsLibvmaf) {
 
 TEST(LibvmafApi, Issue17CasesEqualLibvmaf) {
   const auto cases = load_cases("libvmaf_rules.json");
-  ASSERT_EQ(cases.size(), 15u);
+  ASSERT_EQ(cases.size(), 18u);
   for (const Case& c : cases)
     for (unsigned threads : {1u, 3u}) {
       const Outcome o = run_case(c, threads);

@@ -11,6 +11,8 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
+#include "features/float_psnr/schema.hpp"
 #include "features/float_psnr/math.hpp"
 #include "vqtwin/error.hpp"
 
@@ -34,13 +36,18 @@ std::uint64_t row_sse_8(const std::uint8_t* a, const std::uint8_t* b, int w) {
   return total;
 }
 
-// Exact SSE of two 10/12-bit rows (squares below 2^24, summed in 64 bits).
-std::uint64_t row_sse_16(const std::uint16_t* a, const std::uint16_t* b, int w) {
+// Exact SSE of two 10/12-bit rows (squares below 2^24, summed in 64 bits). The samples are ORed into
+// `seen`: a sample of 2^bpc or more (libvmaf accepts them) voids the exactness argument above, and the
+// caller then takes libvmaf's order. The square of the magnitude is unsigned, so it cannot overflow.
+std::uint64_t row_sse_16(const std::uint16_t* a, const std::uint16_t* b, int w, std::uint32_t& seen) {
   std::uint64_t s = 0;
+  std::uint32_t any = 0;
   for (int x = 0; x < w; ++x) {
-    const std::int32_t e = std::int32_t(a[x]) - std::int32_t(b[x]);
-    s += std::uint32_t(e * e);
+    const std::uint32_t e = a[x] > b[x] ? std::uint32_t(a[x] - b[x]) : std::uint32_t(b[x] - a[x]);
+    s += e * e;
+    any |= std::uint32_t(a[x] | b[x]);
   }
+  seen |= any;
   return s;
 }
 
@@ -76,11 +83,14 @@ class FloatPsnrCpu final : public Extractor {
       noise = noise_sequential(ref, dist, setup_.scale);
     } else {
       std::uint64_t sse = 0;
+      std::uint32_t seen = 0;
       for (int y = 0; y < h; ++y)
-        sse += ref.format().bitdepth > 8 ? row_sse_16(ref.row<std::uint16_t>(0, y), dist.row<std::uint16_t>(0, y), w)
-                                         : row_sse_8(ref.row<std::uint8_t>(0, y), dist.row<std::uint8_t>(0, y), w);
+        sse += ref.format().bitdepth > 8
+                   ? row_sse_16(ref.row<std::uint16_t>(0, y), dist.row<std::uint16_t>(0, y), w, seen)
+                   : row_sse_8(ref.row<std::uint8_t>(0, y), dist.row<std::uint8_t>(0, y), w);
       // Division by scale^2 (1, 16 or 256) is exact.
       noise = double(sse) / (double(setup_.scale) * double(setup_.scale));
+      if (seen >> ref.format().bitdepth) noise = noise_sequential(ref, dist, setup_.scale);
     }
     out.put("float_psnr", index, psnr_of(noise, w * h, setup_.peak, setup_.psnr_max));
   }
@@ -90,24 +100,10 @@ class FloatPsnrCpu final : public Extractor {
   bool exact_integer_ = false;
 };
 
-constexpr std::string_view kProvided[] = {"float_psnr"};
-
 }  // namespace
 }  // namespace float_psnr
 
 extern const ExtractorInfo kFloatPsnrInfo;
-const ExtractorInfo kFloatPsnrInfo = {
-    .name = "float_psnr",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = {},
-    .provided = float_psnr::kProvided,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues&) -> std::unique_ptr<Extractor> {
-      return std::make_unique<float_psnr::FloatPsnrCpu>();
-    },
-};
+const ExtractorInfo kFloatPsnrInfo = cpu_extractor<float_psnr::FloatPsnrCpu>(float_psnr::kSpec);
 
 }  // namespace vqtwin

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/psnr/math.hpp"
 #include "features/psnr/schema.hpp"
@@ -60,27 +61,10 @@ class PsnrCpu final : public Extractor {
   std::uint64_t total_n_[3] = {0, 0, 0};
 };
 
-constexpr std::string_view kProvided[] = {"psnr_y", "psnr_cb", "psnr_cr"};
-
 }  // namespace
 }  // namespace psnr
 
 extern const ExtractorInfo kPsnrInfo;
-const ExtractorInfo kPsnrInfo = {
-    .name = "psnr",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = psnr::kOptions,
-    .provided = psnr::kProvided,
-    .temporal = false,
-    // VMAF_FEATURE_EXTRACTOR_TEMPORAL in libvmaf: it runs on every frame under --subsample (apsnr
-    // covers all frames) and its names come first in the output order.
-    .libvmaf_temporal = true,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<psnr::PsnrCpu>(o);
-    },
-};
+const ExtractorInfo kPsnrInfo = cpu_extractor<psnr::PsnrCpu>(psnr::kSpec);
 
 }  // namespace vqtwin
