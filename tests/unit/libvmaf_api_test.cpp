@@ -28,7 +28,9 @@ struct Pair {
   int width, height;
   std::string chroma;
   int bitdepth, frames;
-  std::string pattern;  // noise, extreme (0 vs 2^bits - 1), over (0 vs 65535 at any depth)
+  // noise; extreme (0 vs 2^bits - 1); over (0 vs 65535 at any depth); wild (any 16-bit word at any depth);
+  // ramp (ramps over the whole 16-bit word, against another ramp or wild noise)
+  std::string pattern;
 };
 
 struct Case {
@@ -56,7 +58,8 @@ std::vector<Case> load_cases(const std::string& file) {
 // A deterministic ref/dist pair as raw planar files with ceil-sized chroma planes. "noise": a pattern
 // plus low-bit noise for the reference (every sample differs from its neighbours, so a left-out chroma
 // column or row changes every chroma value), the reference plus +-20 (in 8-bit units) clipped for the
-// distorted. "extreme" / "over": 0 against the top value, swapped on odd frames.
+// distorted. "extreme" / "over": 0 against the top value, swapped on odd frames. "wild": independent
+// uniform 16-bit words (samples of 2^bpc or more at 10/12 bits, which libvmaf accepts).
 void make_pair(const Pair& c, const std::string& ref_path, const std::string& dist_path) {
   std::uint32_t state = std::uint32_t(c.width * 131 + c.height * 17 + c.bitdepth * 7 + (c.chroma == "420" ? 1 : 2));
   auto next = [&] {
@@ -87,9 +90,17 @@ void make_pair(const Pair& c, const std::string& ref_path, const std::string& di
           long r = (base << sh) | long(next() & ((1u << sh) - 1));
           long d = r + (long(next() % 41) - 20) * (1L << sh);
           d = d < 0 ? 0 : (d > maxv ? maxv : d);
-          if (c.pattern != "noise") {
+          if (c.pattern == "extreme" || c.pattern == "over") {
             r = f % 2 == 0 ? 0 : top;
             d = f % 2 == 0 ? top : 0;
+          }
+          if (c.pattern == "wild") {
+            r = long(next() % 65536);
+            d = long(next() % 65536);
+          }
+          if (c.pattern == "ramp") {
+            r = (x * 331L + y * 173L + f * 97L) % 65536;
+            d = f % 2 == 0 ? (x * 173L + y * 331L + f * 61L) % 65536 : long(next() % 65536);
           }
           put(ref, r);
           put(dist, d);
@@ -161,7 +172,7 @@ TEST(LibvmafApi, OddSizeChromaEqualsLibvmaf) {
 
 TEST(LibvmafApi, Issue17CasesEqualLibvmaf) {
   const auto cases = load_cases("libvmaf_rules.json");
-  ASSERT_EQ(cases.size(), 18u);
+  ASSERT_EQ(cases.size(), 22u);
   for (const Case& c : cases)
     for (unsigned threads : {1u, 3u}) {
       const Outcome o = run_case(c, threads);

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "extractor_harness.hpp"
+#include "features/psnr/math.hpp"
 
 namespace vqtwin::test {
 namespace {
@@ -45,6 +46,16 @@ TEST(Psnr, OutOfRangeSamplesBelow16Bits) {
   const auto v = run_one("psnr", {{"enable_mse", "true"}}, filled(fmt, 0), filled(fmt, 65535));
   EXPECT_EQ(v.at("mse_y"), 65535.0 * 65535.0);
   EXPECT_EQ(v.at("psnr_y"), 10. * std::log10(double(1023u * 1023u) / (65535.0 * 65535.0)));
+}
+
+// apsnr's cap ceil(10 log10(2 peak^2 N)): libvmaf forms the product in 64 bits, which wraps for long
+// 16-bit clips (here N = 3e9: 2 * 65535^2 * 3e9 = 2.58e19 > 2^64 would cap at 189 dB); vqtwin keeps it.
+TEST(Psnr, ApsnrCap) {
+  EXPECT_EQ(psnr::apsnr_of(0, 1000, 255), 82.0);  // ceil(10 log10(2 * 65025 * 1000)) = ceil(81.15)
+  const double uncapped = 10 * (std::log10(4294836225.0) + std::log10(3e9) - std::log10(1.0));
+  EXPECT_GT(uncapped, 191.0);
+  EXPECT_EQ(psnr::apsnr_of(1, 3000000000ull, 65535), uncapped);
+  EXPECT_EQ(psnr::apsnr_of(0, 3000000000ull, 65535), 195.0);  // ceil(10 log10(2.577e19)) = ceil(194.11)
 }
 
 }  // namespace

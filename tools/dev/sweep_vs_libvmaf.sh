@@ -12,8 +12,12 @@
 #   3. the same extractor requested twice (libvmaf keeps one context per output-name set, models first);
 #   4. --subsample with aggregates and temporal state (libvmaf extracts every frame for TEMPORAL/PREV_REF
 #      extractors, writes every Nth);
-#   5. 0 against the largest sample value at 8, 10, 12 and 16 bits (raw yuv), every extractor.
+#   5. 0 against the largest sample value at 8, 10, 12 and 16 bits (raw yuv), every extractor; and 0 against
+#      65535 at 10 and 12 bits (out-of-range samples, which libvmaf accepts).
 # A run that both programs refuse counts as agreeing. Prints one line per run and a summary.
+# float_adm (and the float VMAF models) use the x86 rcpss instruction, whose approximation differs between
+# CPU vendors; vqtwin reproduces the AMD CPU of the goldens (docs/exactness.md), so on other CPUs compare
+# with a libvmaf build whose rcpss is that table (shared/spec/float_adm_rcpss_table.txt) to match there too.
 #   tools/dev/sweep_vs_libvmaf.sh VMAF_BIN [VQTWIN_BIN]
 set -uo pipefail
 vmaf=${1:?usage: sweep_vs_libvmaf.sh VMAF_BIN [VQTWIN_BIN]}
@@ -52,7 +56,8 @@ runs=0 matched=0
 run() {
   local label=$1; shift
   runs=$((runs + 1))
-  printf '%-34s %-64.64s ' "$label" "$*"
+  local shown="$*"
+  printf '%-24s %-84.84s ' "$label" "${shown//$tmp\//}"
   local ours=0 theirs=0
   "$vqtwin" -q "$@" --json --precision max -o "$tmp/o.json" 2>"$tmp/o.err" || ours=$?
   "$vmaf" --cpumask 255 -q "$@" --json -o "$tmp/l.json" >/dev/null 2>"$tmp/l.err" || theirs=$?
@@ -112,7 +117,7 @@ run "duplicates" "${in8[@]}" --no_prediction --feature float_motion=motion_fps_w
 run "duplicates" "${in8[@]}" --model version=vmaf_v0.6.1 --feature adm=debug=true
 run "duplicates" "${in8[@]}" --model version=vmaf_v0.6.1 --feature motion=motion_fps_weight=1.0000001:debug=true
 run "duplicates" "${in8[@]}" --model version=vmaf_float_v0.6.1 --feature float_adm=debug=true --feature float_motion
-run "duplicates" "${in8[@]}" --model version=vmaf_v0.6.1 --model version=vmaf_v0.6.1neg --feature adm=adm_enhn_gain_limit=1
+run "duplicates" "${in8[@]}" --model version=vmaf_v0.6.1 --model version=vmaf_v0.6.1neg:name=vmaf_neg --feature adm=adm_enhn_gain_limit=1
 
 # 4. --subsample.
 for n in 2 3; do
@@ -122,20 +127,27 @@ for n in 2 3; do
   run "subsample $n" "${in8[@]}" --subsample $n --model version=vmaf_float_v0.6.1
 done
 
-# 5. 0 against the largest value (frame 0: ref 0, dist max; frame 1 swapped; frame 2 both max), raw.
-for bits in 8 10 12 16; do
+# 5. 0 against the largest value (frame 0: ref 0, dist max; frame 1 swapped; frame 2 uniform noise in [0, max]
+#    in both, independent), raw;
+#    "10+" / "12+": 65535 in 10/12-bit files.
+for bits in 8 10 12 16 10+ 12+; do
   python3 - "$tmp/x" $bits <<'PY'
 import sys
-out, bits = sys.argv[1], int(sys.argv[2])
-w, h, top = 200, 180, (1 << int(bits)) - 1
+out, bits = sys.argv[1], sys.argv[2]
+w, h = 200, 180
+top = 65535 if bits.endswith("+") else (1 << int(bits)) - 1
+bits = int(bits.rstrip("+"))
 size = w * h + 2 * ((w + 1) // 2) * ((h + 1) // 2)
 bps = 2 if bits > 8 else 1
+import random
+rng = random.Random(bits * 7 + top)
 def frame(v): return (v.to_bytes(bps, "little")) * size
-open(out + ".r.yuv", "wb").write(frame(0) + frame(top) + frame(top))
-open(out + ".d.yuv", "wb").write(frame(top) + frame(0) + frame(top))
+def noise(): return b"".join(rng.randint(0, top).to_bytes(bps, "little") for _ in range(size))
+open(out + ".r.yuv", "wb").write(frame(0) + frame(top) + noise())
+open(out + ".d.yuv", "wb").write(frame(top) + frame(0) + noise())
 PY
-  every_feature "0 vs max, $bits bits" -r "$tmp/x.r.yuv" -d "$tmp/x.d.yuv" -w 200 -h 180 -p 420 -b $bits
-  run "0 vs max, $bits bits" -r "$tmp/x.r.yuv" -d "$tmp/x.d.yuv" -w 200 -h 180 -p 420 -b $bits --no_prediction \
+  every_feature "0 vs max, $bits bits" -r "$tmp/x.r.yuv" -d "$tmp/x.d.yuv" -w 200 -h 180 -p 420 -b ${bits%+}
+  run "0 vs max, $bits bits" -r "$tmp/x.r.yuv" -d "$tmp/x.d.yuv" -w 200 -h 180 -p 420 -b ${bits%+} --no_prediction \
       --feature psnr=enable_mse=true:enable_apsnr=true --feature float_motion=motion_add_uv=true
 done
 

@@ -49,11 +49,15 @@ inline double psnr_of(double mse, std::uint32_t peak, double psnr_max) {
 }
 
 // The clip aggregate of libvmaf's flush: capped at ceil(10 log10(2 peak^2 N)); NaN / -inf for a
-// plane never computed (N = 0), which the writers print as null.
+// plane never computed (N = 0), which the writers print as null. libvmaf forms 2 peak^2 N in 64 bits,
+// which wraps past 2^64 (16-bit clips of more than 2.1e9 samples a plane, about 1000 1080p frames) and
+// caps the score at garbage; here it is libvmaf's value wherever that product fits, else the product in double.
 inline double apsnr_of(std::uint64_t sse, std::uint64_t n, std::uint32_t peak) {
   const std::uint32_t peak2 = peak * peak;
   const double apsnr = 10 * (std::log10(double(peak2)) + std::log10(double(n)) - std::log10(double(sse)));
-  const double cap = std::ceil(10 * std::log10(double(std::uint64_t(peak2) * n * 2)));
+  const bool fits = peak2 == 0 || n <= ~std::uint64_t(0) / 2 / peak2;
+  const double cap_arg = fits ? double(std::uint64_t(peak2) * n * 2) : double(peak2) * double(n) * 2.0;
+  const double cap = std::ceil(10 * std::log10(cap_arg));
   return apsnr < cap ? apsnr : cap;
 }
 
