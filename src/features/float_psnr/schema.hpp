@@ -7,7 +7,8 @@
 
 namespace vqtwin::float_psnr {
 
-inline constexpr std::string_view kProvided[] = {"float_psnr"};
+inline constexpr std::string_view kName = "float_psnr";
+inline constexpr std::string_view kProvided[] = {kName};
 
 // The feature as every implementation (CPU reference, device twins) presents it.
 inline constexpr FeatureSpec kSpec{
