@@ -1,4 +1,4 @@
-// The run: open the inputs, register contexts (features, then models), resolve backends on the
+// The run: open the inputs, register contexts (models, then features), resolve backends on the
 // first picture, extract frames on a pool of threads, flush, predict.
 #include <algorithm>
 #include <chrono>
@@ -27,6 +27,7 @@ namespace {
 
 struct Context {
   ContextRequest request;
+  std::string origin;  // who asked for it first, for the merge note ("--feature psnr", "model vmaf's adm")
   const ExtractorInfo* info = nullptr;  // resolved
   std::unique_ptr<Extractor> extractor;
   DeviceExtractor* device = nullptr;  // set when a device twin serves this context
@@ -143,21 +144,32 @@ class Engine {
   }
 
  private:
-  void add_context(ContextRequest req) {
-    const std::string key = std::string(req.info->name) + "|" + req.options.key();
-    for (auto& c : contexts_)
-      if (std::string(c->request.info->name) + "|" + c->request.options.key() == key) {
-        c->request.from_model = c->request.from_model && req.from_model;
-        return;
-      }
+  // libvmaf keeps one context per output-name set: the extractor's name with the suffixes of its
+  // FEATURE_PARAM options. A later request with the same names is dropped, even when options that name
+  // no output differ (psnr's, float_ssim's, debug, ...), since two contexts would write the same names.
+  // The same here, with one line on stderr when a dropped request asked for other option values.
+  void add_context(ContextRequest req, const std::string& origin) {
+    const std::string names = req.options.output_name(req.info->name);
+    for (auto& c : contexts_) {
+      if (c->request.info != req.info || c->request.options.output_name(c->request.info->name) != names) continue;
+      if (c->request.options.key() != req.options.key() && cfg_.warn)
+        cfg_.warn(origin + " is merged into " + c->origin + ": both write the same output names ('" + names +
+                  "' outputs), and libvmaf keeps the first context, so the first one's option values are used");
+      c->request.from_model = c->request.from_model && req.from_model;
+      return;
+    }
     auto c = std::make_unique<Context>();
     c->request = std::move(req);
+    c->origin = origin;
     c->index = std::uint32_t(contexts_.size());
     contexts_.push_back(std::move(c));
   }
 
+  // Model contexts first, then --feature ones, as the vmaf CLI registers them (this decides which of
+  // two same-named requests is kept, and the output order).
   void register_contexts() {
-    for (const std::string& f : cfg_.features) add_context(request_from_text(f));
+    std::vector<ContextRequest> features;
+    for (const std::string& f : cfg_.features) features.push_back(request_from_text(f));
     std::vector<std::string> model_texts = cfg_.models;
     if (cfg_.features.empty() && model_texts.empty() && !cfg_.no_prediction) {
       // Nothing asked for: VMAF (vmaf_v0.6.1 is built in), as the vmaf CLI does.
@@ -169,10 +181,13 @@ class Engine {
         for (const auto& use : m->features()) {
           const ExtractorInfo* info = find_extractor(use.extractor);
           if (!info) throw Error("model " + m->name() + ": no extractor named '" + use.extractor + "'");
-          add_context({info, OptionValues(info->spec->options, use.options, info->name), true});
+          add_context({info, OptionValues(info->spec->options, use.options, info->name), true},
+                      "model " + m->name() + "'s " + std::string(info->name));
         }
       if (cfg_.no_prediction) models_.clear();
     }
+    for (std::size_t i = 0; i < features.size(); ++i)
+      add_context(std::move(features[i]), "--feature " + cfg_.features[i]);
     if (contexts_.empty()) throw Error("nothing to compute: give --feature or --model");
   }
 
@@ -260,6 +275,10 @@ class Engine {
     }
   }
 
+  // Whether a non-temporal context extracts a frame: the written ones (`sampled`), or every frame for
+  // a feature libvmaf flags TEMPORAL (FeatureSpec::libvmaf_temporal: its aggregates cover all frames).
+  static bool runs(const Context& c, bool sampled) { return sampled || c.info->spec->libvmaf_temporal; }
+
   // Runs `step` for temporal context `c` when `turn` reaches `index` (frames in order).
   template <class Step>
   void in_turn(Context& c, unsigned& turn, unsigned index, Step step) {
@@ -281,14 +300,14 @@ class Engine {
       for (auto& c : contexts_) {
         if (!c->device) continue;
         if (!c->info->spec->temporal) {
-          if (sampled) c->device->submit(*slot, index);
+          if (runs(*c, sampled)) c->device->submit(*slot, index);
         } else {
           in_turn(*c, c->turn, index, [&] { c->device->submit(*slot, index); });
         }
       }
     }
     for (auto& c : contexts_)
-      if (!c->device && !c->info->spec->temporal && sampled) {
+      if (!c->device && !c->info->spec->temporal && runs(*c, sampled)) {
         ContextSink sink(out_, step_of(*c->info, index), *c);
         c->extractor->extract(ref, dist, index, sink);
       }
@@ -305,7 +324,7 @@ class Engine {
       if (!c->device) continue;
       ContextSink sink(out_, step_of(*c->info, index), *c);
       if (!c->info->spec->temporal) {
-        if (sampled) c->device->collect(*slot, index, sink);
+        if (runs(*c, sampled)) c->device->collect(*slot, index, sink);
       } else {
         in_turn(*c, c->collect_turn, index, [&] { c->device->collect(*slot, index, sink); });
       }

@@ -26,8 +26,9 @@ std::vector<float> taps_of(int filter_size) {
   return {float(0.054488685), float(0.244201342), float(0.402619947), float(0.244201342), float(0.054488685)};
 }
 
+// Planes as libvmaf's pictures hold them: chroma (w >> 1) x (h >> 1), the top-left of the stored plane.
 Plane reference_blur(const Picture& pic, int p, int filter_size) {
-  const int w = pic.width(p), h = pic.height(p), bpc = pic.format().bitdepth;
+  const int w = pic.scored_width(p), h = pic.scored_height(p), bpc = pic.format().bitdepth;
   const float scale = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : bpc == 16 ? 256.0f : 1.0f;
   Plane src(std::size_t(w) * h), tmp(src.size()), out(src.size());
   for (int y = 0; y < h; ++y)
@@ -94,7 +95,7 @@ struct Opts {
 double score_of(const std::vector<Picture>& frames, std::size_t i, std::size_t j, const Opts& o) {
   double total = 0;
   for (int p = 0; p < (o.add_uv ? 3 : 1); ++p) {
-    const int w = frames[i].width(p), h = frames[i].height(p);
+    const int w = frames[i].scored_width(p), h = frames[i].scored_height(p);
     const Plane a = reference_blur(frames[i], p, o.filter_size), b = reference_blur(frames[j], p, o.filter_size);
     float s = reference_sad_score(a, b, w, h);
     if (o.add_scale1) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "core/sample_range.hpp"
 #include "core/implementation.hpp"
 #include "features/integer_adm/pipeline.hpp"
 #include "features/integer_adm/schema.hpp"
@@ -43,7 +44,9 @@ class AdmCpu final : public Extractor {
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
     auto ws = take_workspace();
-    const FrameScores scores = computer_->compute(ref, dist, *ws, best_kernels());
+    // The SIMD rows assume samples below 2^bpc; the scalar rows follow libvmaf's integer widths for any sample.
+    const FrameScores scores =
+        computer_->compute(ref, dist, *ws, has_out_of_range_samples(ref, dist) ? scalar_kernels() : best_kernels());
     give_back(std::move(ws));
     const PictureFormat& f = ref.format();
     const Outputs o = combine(scores, settings_, f.width, f.height);

@@ -39,8 +39,8 @@ std::uint64_t DiffBlurSad::operator()(const std::uint8_t* prev, std::ptrdiff_t p
 }
 
 std::uint64_t DiffBlurSad::operator()(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
-                                      const std::uint16_t* cur, std::ptrdiff_t cur_stride) {
-  return k_->sad16(prev, prev_stride, cur, cur_stride, w_, h_, bpc_, row_.data());
+                                      const std::uint16_t* cur, std::ptrdiff_t cur_stride, bool out_of_range) {
+  return k_->sad16(prev, prev_stride, cur, cur_stride, w_, h_, bpc_, out_of_range, row_.data());
 }
 
 }  // namespace vqtwin::integer_motion

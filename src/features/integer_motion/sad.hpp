@@ -12,8 +12,9 @@ struct SadKernels {
   const char* name;
   std::uint64_t (*sad8)(const std::uint8_t* prev, std::ptrdiff_t prev_stride, const std::uint8_t* cur,
                         std::ptrdiff_t cur_stride, int w, int h, int bpc, std::int32_t* row);
+  // out_of_range: a sample of either plane is 2^bpc or more (then 64-bit sums below 16 bits too).
   std::uint64_t (*sad16)(const std::uint16_t* prev, std::ptrdiff_t prev_stride, const std::uint16_t* cur,
-                         std::ptrdiff_t cur_stride, int w, int h, int bpc, std::int32_t* row);
+                         std::ptrdiff_t cur_stride, int w, int h, int bpc, bool out_of_range, std::int32_t* row);
 };
 const SadKernels& best_sad_kernels();
 const SadKernels& portable_sad_kernels();
@@ -26,7 +27,7 @@ class DiffBlurSad {
   std::uint64_t operator()(const std::uint8_t* prev, std::ptrdiff_t prev_stride, const std::uint8_t* cur,
                            std::ptrdiff_t cur_stride);
   std::uint64_t operator()(const std::uint16_t* prev, std::ptrdiff_t prev_stride, const std::uint16_t* cur,
-                           std::ptrdiff_t cur_stride);
+                           std::ptrdiff_t cur_stride, bool out_of_range = false);
 
  private:
   const SadKernels* k_;

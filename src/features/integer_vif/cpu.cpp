@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/sample_range.hpp"
 #include "core/implementation.hpp"
 #include "features/integer_vif/kernels.hpp"
 #include "features/integer_vif/log_table.hpp"
@@ -55,7 +56,9 @@ class VifCpu final : public Extractor {
   }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
-    const auto sums = frame_sums(kernels_, setup_, {ref.data(0), ref.stride(0)}, {dist.data(0), dist.stride(0)});
+    // The SIMD sets assume samples below 2^bpc; the scalar set follows libvmaf's integer widths for any sample.
+    const KernelSet& kernels = has_out_of_range_samples(ref, dist) ? scalar_kernels() : kernels_;
+    const auto sums = frame_sums(kernels, setup_, {ref.data(0), ref.stride(0)}, {dist.data(0), dist.stride(0)});
     NumDen nd[kNumScales];
     for (int s = 0; s < kNumScales; ++s) nd[s] = combine(sums[s]);
 
