@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
-#include "features/float_motion/big_buffer.hpp"
+#include "common/big_buffer.hpp"
 #include "features/integer_motion/math.hpp"
 #include "features/integer_motion/sad.hpp"
 #include "features/integer_motion/schema.hpp"
