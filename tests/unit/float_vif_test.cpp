@@ -200,7 +200,9 @@ ScaleSums literal_scale_sums(const FloatPlane& ref, const FloatPlane& dis, const
   return {acc_num, acc_den};
 }
 
+// The portable row loops; tests/cpu_check holds the other builds to them.
 TEST(FloatVifFilters, FusedScaleSumsEqualTheLiteralLoops) {
+  const ScaleKernels portable = scale_kernels_for(0);
   const StatParams p = make_stat_params(100.0, 2.0);
   ScaleScratch scratch;
   for (auto [w, h] : {std::pair{37, 23}, std::pair{64, 17}, std::pair{18, 40}}) {
@@ -212,7 +214,7 @@ TEST(FloatVifFilters, FusedScaleSumsEqualTheLiteralLoops) {
     for (int s = 0; s < 4; ++s) {
       const auto k = make_kernel(s, 1.0);
       if (int(k.size()) / 2 >= std::min(w, h)) continue;
-      const ScaleSums got = scale_sums(ref, dis, k, p, scratch);
+      const ScaleSums got = scale_sums(portable, ref, dis, k, p, scratch);
       const ScaleSums want = literal_scale_sums(ref, dis, k, p);
       EXPECT_EQ(bits_of(got.num), bits_of(want.num)) << w << "x" << h << " scale " << s;
       EXPECT_EQ(bits_of(got.den), bits_of(want.den)) << w << "x" << h << " scale " << s;
@@ -221,13 +223,14 @@ TEST(FloatVifFilters, FusedScaleSumsEqualTheLiteralLoops) {
 }
 
 TEST(FloatVifFilters, DecimationKeepsEvenSamplesOfTheBlur) {
+  const ScaleKernels portable = scale_kernels_for(0);
   ScaleScratch scratch;
   for (auto [w, h] : {std::pair{37, 23}, std::pair{20, 31}}) {
     const FloatPlane src = random_plane(w, h, 11);
     const auto k = make_kernel(1, 1.0);
     const auto blur = literal_filter(src, src, k, Term::kPlain);
     FloatPlane dst;
-    blur_decimate(src, k, dst, scratch);
+    blur_decimate(portable, src, k, dst, scratch);
     ASSERT_EQ(dst.w, w / 2);
     ASSERT_EQ(dst.h, h / 2);
     for (int i = 0; i < dst.h; ++i)

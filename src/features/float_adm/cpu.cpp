@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "common/luma_float.hpp"
+#include "common/workspace_pool.hpp"
 #include "core/extractor.hpp"
 #include "core/format_checks.hpp"
 #include "features/float_adm/csf.hpp"
@@ -11,7 +13,6 @@
 #include "features/float_adm/math.hpp"
 #include "features/float_adm/scale.hpp"
 #include "features/float_adm/schema.hpp"
-#include "features/float_vif/samples.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
@@ -20,18 +21,14 @@ namespace {
 
 constexpr int kScales = 4;
 
-// Per-thread planes: concurrent frames never share them, and a thread reuses its allocation.
+// The planes of one extract() call, borrowed from the context's pool: concurrent frames never share
+// them, and they are reused from frame to frame.
 struct Workspace {
   std::vector<float> ref_in, dis_in;  // samples - 128, packed w x h
   Subbands ref[2], dis[2];            // this scale's bands and the previous scale's (its a band is the input)
   ScaleWork scale;
   std::vector<float> scratch;
 };
-
-Workspace& thread_workspace() {
-  thread_local Workspace ws;
-  return ws;
-}
 
 struct FrameScores {
   float num[kScales] = {}, den[kScales] = {}, aim[kScales] = {};
@@ -82,12 +79,13 @@ class FloatAdmCpu final : public Extractor {
   }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
-    Workspace& ws = thread_workspace();
+    const auto lease = workspaces_.take();
+    Workspace& ws = *lease;
     const std::size_t n = std::size_t(width_) * std::size_t(height_);
     ws.ref_in.resize(n);
     ws.dis_in.resize(n);
-    float_vif::luma_to_float(ref, ws.ref_in.data());
-    float_vif::luma_to_float(dist, ws.dis_in.data());
+    luma_to_float(ref, 128.0f, ws.ref_in.data());
+    luma_to_float(dist, 128.0f, ws.dis_in.data());
 
     FrameScores sc;
     const float* ref_src = ws.ref_in.data();
@@ -170,6 +168,7 @@ class FloatAdmCpu final : public Extractor {
   std::array<std::string, kNames.size()> names_;
   std::array<std::string, kDebugNames.size()> debug_names_;
   int width_ = 0, height_ = 0;
+  WorkspacePool<Workspace> workspaces_;
 };
 
 constexpr std::string_view kProvided[] = {"adm2",       "aim",        "adm3",      "adm_scale0",
