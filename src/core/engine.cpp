@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "common/cpu.hpp"
 #include "core/extractor.hpp"
 #include "core/registry.hpp"
 #include "dispatch/device.hpp"
@@ -267,6 +268,7 @@ class Engine {
 }  // namespace
 
 void run(const RunConfig& config, Results& out) {
+  const cpu::RunMask mask(config.cpumask);  // before any context picks its kernels
   Engine engine(config, out);
   engine.run();
 }
