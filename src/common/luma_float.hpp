@@ -1,7 +1,7 @@
 #pragma once
 // Luma samples -> float in the 8-bit range, as libvmaf's picture_copy makes them: 8-bit v as is,
 // 10/12/16-bit v / 4, 16, 256 (exact: a power of two), then minus an offset (exact for these
-// values): 0 for the SSIM features, 128 for VIF, ADM and float motion (spec float_vif.md §2).
+// values): 0 for the SSIM features, 128 for VIF, ADM and float motion (spec: float_vif.md §2).
 // One rule for every float feature and, through VQTWIN_HD, their device twins.
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // float_motion against an independent, deliberately plain transcription of its definition
-// (spec/float_motion.md): per-pixel edge mirroring, an explicit 0.0f accumulator, libvmaf's
+// (spec: float_motion.md): per-pixel edge mirroring, an explicit 0.0f accumulator, libvmaf's
 // float += double(fabs) SAD, the schedule table of §4 written out frame by frame.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// float_ms_ssim: the pyramid step against a straightforward implementation of
-// shared/spec/float_ms_ssim.md §4, the combination, the size guard and the flat-frame values of §8.
+// float_ms_ssim: the pyramid step against a straightforward implementation of the spec
+// (spec: float_ms_ssim.md §4), the combination, the size guard and the flat-frame values of §8.
 #include <gtest/gtest.h>
 
 #include <bit>

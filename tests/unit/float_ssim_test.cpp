@@ -1,5 +1,5 @@
 // float_ssim: the decimation, the SSIM core and the extractor against straightforward
-// implementations of shared/spec/float_ssim.md written here independently (plain loops, no
+// implementations of the spec written here independently (spec: float_ssim.md; plain loops, no
 // vectorisation, libvmaf's structure), plus the spec's tables and identical-frame values.
 #include <gtest/gtest.h>
 
@@ -274,7 +274,7 @@ TEST(FloatSsimExtractor, FlatIdenticalFramesAreNotAlwaysOne) {
   const double db128 = run_one("float_ssim", {{"enable_db", "true"}}, p128, p128).at("float_ssim");
   EXPECT_EQ(db128, -10.0 * std::log10(0x1p-24));
   EXPECT_NEAR(db128, 72.247, 5e-4);
-  // A score above 1 has no dB value: libvmaf's min() then yields max_db (DECISIONS.md 14).
+  // A score above 1 has no dB value: libvmaf's min() then yields max_db (spec: DECISIONS.md §14).
   EXPECT_EQ(run_one("float_ssim", {{"enable_db", "true"}}, p25, p25).at("float_ssim"),
             std::numeric_limits<double>::infinity());
   EXPECT_EQ(run_one("float_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}, p25, p25).at("float_ssim"), 88.0);

@@ -1,4 +1,4 @@
-// float_vif (spec float_vif.md): generated kernels, the fast log2, the per-scale filters against
+// float_vif (spec: float_vif.md): generated kernels, the fast log2, the per-scale filters against
 // straightforward loops in the order the spec defines (written here), names/options, and what is refused.
 #include <gtest/gtest.h>
 
@@ -318,7 +318,7 @@ TEST(FloatVifExtractor, RefusesSmallPlanesAndBadOptions) {
   EXPECT_THROW(make_vif({{"vif_prescale", "0.5"}})->init(f), Error);  // 8x8 after prescale
   f.bitdepth = 9;
   EXPECT_THROW(make_vif({})->init(f), Error);
-  // An invalid kernel scale is refused when the context is created (DECISIONS §16).
+  // An invalid kernel scale is refused when the context is created (spec: DECISIONS.md §16).
   EXPECT_THROW(make_vif({{"vif_kernelscale", "0.3"}}), Error);
   EXPECT_THROW(make_vif({{"vif_prescale_method", "area"}}), Error);
 }

@@ -493,7 +493,7 @@ TEST(IntegerAdmNames, SuffixesFollowLibvmafsRule) {
 }
 
 TEST(IntegerAdmCombine, FlatReferenceWithoutNoiseWeightGivesOneAndZeroAim) {
-  // den = 0 (noise weight 0, no detail): adm2 = 1, aim = 0 (libvmaf leaves aim unset; DECISIONS 10).
+  // den = 0 (noise weight 0, no detail): adm2 = 1, aim = 0 (libvmaf leaves aim unset; spec: DECISIONS.md §10).
   const Picture flat = make_picture(48, 48, 8, std::vector<uint32_t>(48 * 48, 90));
   const auto [r, d] = make_planes(48, 48, 8, 3, Content::kRandom);
   const auto v = run_frame("adm_noise_weight=0", flat, make_picture(48, 48, 8, d));

@@ -1,4 +1,4 @@
-// Integer motion (`motion`) against a plain transcription of spec/integer_motion.md: int64
+// Integer motion (`motion`) against a plain transcription of the spec (spec: integer_motion.md): int64
 // everywhere, floor division written out, mirrored indices per tap, the flush rules of §5 written
 // frame by frame.
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 # libvmaf's y4m reader has no 16-bit tags), odd-ish sizes, hard edges (ffmpeg testsrc2 vs a blurred
 # copy). Values are compared as printed: bit for bit when the vmaf binary prints %.17g (a build with
 # its output format changed), else to its 6 decimals. libvmaf is run with --cpumask 255: its plain C
-# path is the reference (spec/DECISIONS.md §9).
+# path is the reference (spec: DECISIONS.md §9).
 #   tools/dev/sweep_vs_libvmaf.sh VMAF_BIN [VQTWIN_BIN]
 set -euo pipefail
 vmaf=${1:?usage: sweep_vs_libvmaf.sh VMAF_BIN [VQTWIN_BIN]}

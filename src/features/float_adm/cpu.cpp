@@ -1,4 +1,4 @@
-// float_adm, CPU reference (behaviour: ../shared/spec/float_adm.md).
+// float_adm, CPU reference (spec: float_adm.md).
 #include <array>
 #include <memory>
 #include <string>
@@ -70,7 +70,7 @@ class FloatAdmCpu final : public Extractor {
 
   void init(const PictureFormat& f) override {
     require_standard_bitdepth("float_adm", f.bitdepth);
-    // libvmaf reads outside its bands below 17 pixels; DECISIONS §16 shares integer ADM's 33.
+    // libvmaf reads outside its bands below 17 pixels; we share integer ADM's 33 (spec: DECISIONS.md §16).
     if (f.width < 33 || f.height < 33)
       throw Error("float_adm: the luma plane " + std::to_string(f.width) + "x" + std::to_string(f.height) +
                   " is too small (ADM needs at least 33 pixels in each dimension)");
@@ -131,7 +131,7 @@ class FloatAdmCpu final : public Extractor {
     num = num < limit ? 0.0 : num;
     den = den < limit ? 0.0 : den;
     double adm2 = 1.0;
-    double aim = 0.0;  // libvmaf leaves aim unset when den == 0; we emit 0 (DECISIONS §16)
+    double aim = 0.0;  // libvmaf leaves aim unset when den == 0; we emit 0 (spec: DECISIONS.md §16)
     if (den != 0.0) {
       const double ratio = aim_num / aim_den;
       aim = ratio < 1.0 ? ratio : 1.0;

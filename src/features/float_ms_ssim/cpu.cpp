@@ -1,4 +1,4 @@
-// float_ms_ssim, CPU reference (behaviour: shared/spec/float_ms_ssim.md).
+// float_ms_ssim, CPU reference (spec: float_ms_ssim.md).
 #include <memory>
 #include <string>
 
@@ -38,7 +38,7 @@ class FloatMsSsimCpu final : public Extractor {
 
   void init(const PictureFormat& f) override {
     require_standard_bitdepth("float_ms_ssim", f.bitdepth);
-    // libvmaf fails every frame of such a video (DECISIONS.md 13); say so once, up front.
+    // libvmaf fails every frame of such a video (spec: DECISIONS.md §13); say so once, up front.
     if (!size_supported(f.width, f.height))
       throw Error("float_ms_ssim: " + std::to_string(f.width) + "x" + std::to_string(f.height) +
                   " is too small; its 5-level pyramid needs at least 176 pixels in each dimension");

@@ -1,5 +1,5 @@
 #pragma once
-// One step of float_ms_ssim's pyramid (spec float_ms_ssim.md §4).
+// One step of float_ms_ssim's pyramid (spec: float_ms_ssim.md §4).
 #include <cstddef>
 #include <vector>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Single-scale SSIM of two float planes (spec float_ssim.md §5-§9), shared by float_ssim and every
+// Single-scale SSIM of two float planes (spec: float_ssim.md §5-§9), shared by float_ssim and every
 // level of float_ms_ssim.
 #include <cstddef>
 #include <vector>

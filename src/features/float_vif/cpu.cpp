@@ -1,4 +1,4 @@
-// float_vif, CPU reference (behaviour: ../shared/spec/float_vif.md).
+// float_vif, CPU reference (spec: float_vif.md).
 #include <array>
 #include <memory>
 #include <string>
@@ -98,7 +98,7 @@ class FloatVifCpu final : public Extractor {
 
  private:
   // Every filter needs its radius below the plane's size (libvmaf mirrors once and would read
-  // outside the plane); DECISIONS §16 adds the 16x16 floor.
+  // outside the plane); the 16x16 floor is ours (spec: DECISIONS.md §16).
   void check_geometry() const {
     if (width_ < 16 || height_ < 16)
       throw Error("float_vif: the luma plane " + std::to_string(width_) + "x" + std::to_string(height_) +

@@ -1,4 +1,4 @@
-// float_vif's per-scale filters, statistic and sums (spec float_vif.md §4-§7).
+// float_vif's per-scale filters, statistic and sums (spec: float_vif.md §4-§7).
 #include "features/float_vif/scale.hpp"
 
 // Let GCC evaluate both sides of a float select (if-conversion) in the lane loops: FP exception

@@ -1,5 +1,5 @@
 #pragma once
-// float_vif's per-scale work on tightly packed float planes (spec float_vif.md §4, §5, §7):
+// float_vif's per-scale work on tightly packed float planes (spec: float_vif.md §4, §5, §7):
 // the five separable filters fused row by row, the per-pixel statistic, the float sums, and the
 // blur + decimation between scales. Every output sample is computed exactly as libvmaf's scalar
 // filter does (taps ascending, vertical then horizontal, reflect-101 edges); only the loop nest

@@ -1,4 +1,4 @@
-// integer ADM (`adm`), CPU reference (behaviour: shared/spec/integer_adm.md).
+// integer ADM (`adm`), CPU reference (spec: integer_adm.md).
 #include <memory>
 #include <optional>
 #include <string>

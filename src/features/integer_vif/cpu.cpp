@@ -1,4 +1,4 @@
-// integer VIF (`vif`), CPU reference (behaviour: ../shared/spec/integer_vif.md).
+// integer VIF (`vif`), CPU reference (spec: integer_vif.md).
 #include <memory>
 #include <string>
 
