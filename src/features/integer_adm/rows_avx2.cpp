@@ -592,9 +592,6 @@ ADM_AVX2 void dwt_horizontal(const int32_t* lo, const int32_t* hi, int n_out, in
     reference_kernels().dwt_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, shift, round, a + k, v + k, h + k, d + k);
 }
 
-namespace {
-}  // namespace
-
 void init_avx2(RowKernels& k) {
   k.dwt0_vertical_u8 = dwt0_vertical_u8;
   k.dwt0_vertical_u16 = dwt0_vertical_u16;

@@ -60,7 +60,6 @@ VIF_AVX2 inline void store_split16(std::int16_t* dst_lo, std::int16_t* dst_hi, _
   store_offset16(dst_hi, _mm256_srli_epi32(lo, 16), _mm256_srli_epi32(hi, 16));
 }
 
-
 // Scalar fallback for the columns a vector block does not cover: writes the 8 planes of column j
 // from exact vertical sums.
 void store_column(const PlaneRows& pr, int j, std::uint32_t ax, std::uint32_t ay, std::uint32_t bxx,

@@ -24,7 +24,6 @@ namespace {
 
 #define VIF_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl,avx512vnni")))
 
-
 VIF_AVX512 inline __m512i flip31w(__m512i v) { return _mm512_xor_si512(v, _mm512_set1_epi32(INT32_MIN)); }
 
 VIF_AVX512 inline __m512i mul_hi_round_w(__m512i a, __m512i b) {

@@ -2,7 +2,7 @@
 // What integer VIF's two x86 kernel sets share (kernels_avx2.cpp, kernels_avx512.cpp): the row
 // buffer layout, the paired taps, the row drivers, and the AVX2 passes the AVX-512 set hands the
 // columns its 32-wide blocks leave (these start at a column j0). Internal to the two files and
-// kernels.cpp; nothing here is compiled for a wider set than its caller.
+// kernels.cpp.
 #include <cstdint>
 #include <cstring>
 
@@ -10,8 +10,8 @@
 
 namespace vqtwin::integer_vif::x86 {
 
-constexpr int kMaxHalf = (kMaxTaps - 1) / 2;
-constexpr int kSlack = 32;  // int16 elements readable past the mirrored end of a plane row
+inline constexpr int kMaxHalf = (kMaxTaps - 1) / 2;
+inline constexpr int kSlack = 32;  // int16 elements readable past the mirrored end of a plane row
 
 // The taps of a kernel as pairs for vpmaddwd: pair i covers taps offset[i] and offset[i] + 1.
 struct PairTaps {
@@ -49,8 +49,6 @@ void with_scale(Kernel k, Fn&& fn) {
     default: fn.template operator()<3>(); break;
   }
 }
-
-
 
 // Kernels whose taps all fit an int16 (17, 9, 5): each load at an even offset o serves both the even
 // outputs (taps o, o+1) and the odd outputs (taps o-1, o), halving the loads.
