@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "vqtwin/backend.hpp"
 #include "vqtwin/results.hpp"
 
 namespace vqtwin {
@@ -20,7 +21,8 @@ struct RunConfig {
   std::vector<std::string> features;  // "--feature" texts: "psnr", "float_ssim=enable_db=true:clip_db=true"
   std::vector<std::string> models;    // "--model" texts: "version=vmaf_v0.6.1", "path=x.json:name=foo"
   bool no_prediction = false;
-  std::string backend = "cpu";  // cpu, cuda, auto
+  Backend backend = Backend::kCpu;  // where extractors run (vqtwin/backend.hpp)
+  int gpu = 0;                      // the CUDA device index (--gpu N)
   // Instruction sets the CPU kernels must not use, as libvmaf's --cpumask: bits set DISABLE a set
   // (8 AVX2, 16 AVX-512, 32 AVX-512 ICL, 64 AVX-512 VNNI; ~0u = the portable code alone). Every
   // variant computes the same bits, so this changes speed only. It applies while the run lasts, to

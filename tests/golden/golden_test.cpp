@@ -19,7 +19,7 @@ TEST_P(Golden, BitExact) {
   RunConfig cfg;
   std::tie(cfg.reference, cfg.distorted) = inputs_of(g.pair);
   apply_args(g.args, cfg);
-  cfg.backend = g.backend;
+  cfg.backend = backend_of(g.backend);
   cfg.threads = 2;
   // Models by version, through the search path (never a path baked into the build).
   setenv("VQTWIN_MODEL_PATH", (shared_dir() + "/models").c_str(), 1);
@@ -55,7 +55,7 @@ TEST_P(GoldenSlice, BitExact) {
   std::tie(cfg.reference, cfg.distorted) = inputs_of(s.pair);
   cfg.features = {s.feature};
   cfg.no_prediction = true;
-  cfg.backend = s.backend;
+  cfg.backend = backend_of(s.backend);
   cfg.threads = 2;  // the result must not depend on it (temporal extractors take frames in order)
   nlohmann::ordered_json ours;
   try {

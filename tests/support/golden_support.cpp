@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "vqtwin/backend.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/output.hpp"
 
@@ -32,6 +33,12 @@ std::vector<std::string> golden_backends() {
   std::vector<std::string> out;
   for (std::string b; in >> b;) out.push_back(b);
   return out;
+}
+
+Backend backend_of(const std::string& name) {
+  const auto b = parse_backend(name);
+  if (!b) throw Error("VQTWIN_GOLDEN_BACKENDS: unknown backend '" + name + "'");
+  return *b;
 }
 
 std::string name_part(std::string text) {

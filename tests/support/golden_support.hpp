@@ -32,6 +32,8 @@ std::string fixtures_dir();
 // The backends the golden suite runs once each: VQTWIN_GOLDEN_BACKENDS (space-separated RunConfig
 // backend names), default "cpu". A device backend adds its name there (e.g. "cpu cuda").
 std::vector<std::string> golden_backends();
+// The RunConfig backend of one of those names (vqtwin::Error for an unknown one).
+Backend backend_of(const std::string& name);
 // Every (pair, run) of runs.tsv that has a golden file (<run>.max.json, or fork_ssim.json for "ssim"),
 // once per backend.
 std::vector<GoldenRun> golden_runs();
