@@ -23,6 +23,11 @@ struct RunConfig {
   bool no_prediction = false;
   Backend backend = Backend::kCpu;  // where extractors run (vqtwin/backend.hpp)
   int gpu = 0;                      // the CUDA device index (--gpu N)
+  // Instruction sets the CPU kernels must not use, as libvmaf's --cpumask: bits set DISABLE a set
+  // (8 AVX2, 16 AVX-512, 32 AVX-512 ICL, 64 AVX-512 VNNI; ~0u = the portable code alone). Every
+  // variant computes the same bits, so this changes speed only. It applies while the run lasts, to
+  // every run in the process (so does the environment variable VQTWIN_CPU_MASK, for all of them).
+  unsigned cpumask = 0;
 
   unsigned threads = 1;
   unsigned subsample = 1;

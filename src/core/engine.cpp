@@ -10,6 +10,7 @@
 #include <optional>
 #include <thread>
 
+#include "common/cpu.hpp"
 #include "core/extractor.hpp"
 #include "core/registry.hpp"
 #include "backends/device.hpp"
@@ -373,6 +374,7 @@ class Engine {
 }  // namespace
 
 void run(const RunConfig& config, Results& out) {
+  const cpu::RunMask mask(config.cpumask);  // before any context picks its kernels
   Engine engine(config, out);
   engine.run();
 }

@@ -1,6 +1,6 @@
 #pragma once
 // A VMAF JSON model (libvmaf's format) as data, and the per-frame score it defines
-// (behaviour: ../shared/spec/vmaf_model.md). Parsing takes bytes, never a path, so that it can be
+// (spec: vmaf_model.md). Parsing takes bytes, never a path, so that it can be
 // fed anything (fuzz tests); every defect is a vqtwin::Error naming the source and the problem.
 #include <optional>
 #include <span>

@@ -1,5 +1,5 @@
 // The per-frame VMAF score from feature values: libvmaf's order of operations, step by step
-// (spec vmaf_model.md §2). Every line is one rounding the reference makes; do not fuse or reorder.
+// (spec: vmaf_model.md §2). Every line is one rounding the reference makes; do not fuse or reorder.
 #include <cmath>
 
 #include "models/model_file.hpp"

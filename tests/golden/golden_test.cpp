@@ -1,6 +1,10 @@
 // Every golden of ../shared/golden (libvmaf 3.2's own output at %.17g, and the fork's integer SSIM)
-// reproduced bit for bit: each (pair, run) of runs.tsv is one test.
+// reproduced bit for bit: each (pair, run) of runs.tsv is one test; and each extractor that a model
+// run computes, run alone and compared with its values in that golden (a slice). Both once per
+// backend of golden_backends() (VQTWIN_GOLDEN_BACKENDS, default "cpu").
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 #include "../support/golden_support.hpp"
 #include "vqtwin/error.hpp"
@@ -15,6 +19,7 @@ TEST_P(Golden, BitExact) {
   RunConfig cfg;
   std::tie(cfg.reference, cfg.distorted) = inputs_of(g.pair);
   apply_args(g.args, cfg);
+  cfg.backend = backend_of(g.backend);
   cfg.threads = 2;
   // Models by version, through the search path (never a path baked into the build).
   setenv("VQTWIN_MODEL_PATH", (shared_dir() + "/models").c_str(), 1);
@@ -26,21 +31,50 @@ TEST_P(Golden, BitExact) {
   }
   const auto golden = load_json(g.golden);
   std::vector<std::pair<std::string, std::string>> rename;
-  if (g.run == "ssim") rename.emplace_back("integer_ssim", "ssim");  // the fork's name (DECISIONS.md §1)
+  if (g.run == "ssim") rename.emplace_back("integer_ssim", "ssim");  // the fork's name (spec: DECISIONS.md §1)
   const auto diffs = compare_outputs(ours, golden, rename);
   std::string report;
   for (const auto& d : diffs) report += "\n  " + d;
   EXPECT_TRUE(diffs.empty()) << g.pair << " / " << g.run << " (" << g.args << ")" << report;
 }
 
+// The backend is named when it is not the CPU (so the CPU's test names stay as they were).
+std::string backend_part(const std::string& backend) { return backend == "cpu" ? "" : "__" + backend; }
+
 std::string test_name(const ::testing::TestParamInfo<GoldenRun>& info) {
-  std::string n = info.param.pair + "__" + info.param.run;
-  for (char& c : n)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return n;
+  return name_part(info.param.pair + "__" + info.param.run) + backend_part(info.param.backend);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shared, Golden, ::testing::ValuesIn(golden_runs()), test_name);
+
+class GoldenSlice : public ::testing::TestWithParam<SliceRun> {};
+
+TEST_P(GoldenSlice, BitExact) {
+  const SliceRun& s = GetParam();
+  RunConfig cfg;
+  std::tie(cfg.reference, cfg.distorted) = inputs_of(s.pair);
+  cfg.features = {s.feature};
+  cfg.no_prediction = true;
+  cfg.backend = backend_of(s.backend);
+  cfg.threads = 2;  // the result must not depend on it (temporal extractors take frames in order)
+  nlohmann::ordered_json ours;
+  try {
+    ours = run_to_json(cfg);
+  } catch (const Error& e) {
+    FAIL() << s.pair << " " << s.feature << ": " << e.what();
+  }
+  const auto diffs = compare_slice(ours, load_json(s.golden), s.names);
+  std::string report;
+  for (const auto& d : diffs) report += "\n  " + d;
+  EXPECT_TRUE(diffs.empty()) << s.pair << " --feature " << s.feature << " vs " << s.golden << report;
+}
+
+std::string slice_name(const ::testing::TestParamInfo<SliceRun>& info) {
+  const std::string golden = std::filesystem::path(info.param.golden).stem().stem().string();
+  return name_part(info.param.pair + "__" + golden + "__" + info.param.feature) + backend_part(info.param.backend);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shared, GoldenSlice, ::testing::ValuesIn(slice_runs()), slice_name);
 
 }  // namespace
 }  // namespace vqtwin::test

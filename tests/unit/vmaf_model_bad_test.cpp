@@ -113,7 +113,9 @@ TEST(VmafModelBad, ExtractorNotInThisBuild) {
 }
 
 TEST(VmafModelBad, FeatureOptions) {
-  expect_bad(edited([](json& md) { md["feature_opts_dicts"] = {json::object()}; }), "1 entries for 6 features");
+  // json::array(...), not {x}: clang reads a one-element brace list as a copy of x.
+  expect_bad(edited([](json& md) { md["feature_opts_dicts"] = json::array({json::object()}); }),
+             "1 entries for 6 features");
   expect_bad(edited([](json& md) {
                md["feature_opts_dicts"] = json::array();
                for (int i = 0; i < 6; ++i) md["feature_opts_dicts"].push_back(json::object());

@@ -2,8 +2,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -19,6 +21,7 @@ struct Cli {
   std::string output;
   bool xml = false, json = false, csv = false, sub = false;
   std::string precision;
+  std::string cpumask;
   std::vector<std::string> pools;
   bool quiet = false;
   bool version = false;
@@ -33,6 +36,17 @@ int parse_precision(const std::string& text) {
   long v = std::strtol(text.c_str(), &end, 10);
   if (*end || v < 0 || v > 17) throw vqtwin::Error("--precision must be 0..17 or max, not '" + text + "'");
   return int(v);
+}
+
+// --cpumask as libvmaf reads it: strtoul with base 0 (decimal, 0x hex; -1 masks everything).
+unsigned parse_cpumask(const std::string& text) {
+  if (text.empty()) return 0;
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(text.c_str(), &end, 0);
+  if (*end || errno == ERANGE)
+    throw vqtwin::Error("--cpumask must be a bit mask (e.g. 8, 0x18, -1), not '" + text.substr(0, 40) + "'");
+  return unsigned(v);
 }
 
 // Peak resident memory of this process image (VmHWM, so not inherited from a parent that forked us),
@@ -89,6 +103,9 @@ int main(int argc, char** argv) {
                  "the CPU for what has no twin, with a warning) or auto (cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   app.add_option("--gpu", c.run.gpu, "CUDA device index (default 0)")->check(CLI::NonNegativeNumber);
+  app.add_option("--cpumask", c.cpumask,
+                 "instruction sets the CPU kernels must not use, as libvmaf's: 8 AVX2, 16 AVX-512, 32 AVX-512 ICL, "
+                 "64 AVX-512 VNNI, -1 all (speed only: the numbers are the same)");
   app.add_flag("-q,--quiet", c.quiet, "no progress on stderr");
   app.add_flag("-v,--version", c.version, "print the version and exit");
   app.add_flag("--list", c.list, "list the extractors, their outputs and options, and exit");
@@ -126,6 +143,7 @@ int main(int argc, char** argv) {
       throw vqtwin::Error("give --reference and --distorted (see --help)");
     out.precision = parse_precision(c.precision);
     c.run.backend = *vqtwin::parse_backend(c.backend);  // CLI11 checked the text
+    c.run.cpumask = parse_cpumask(c.cpumask);
     for (const auto& p : c.pools) {
       auto pool = vqtwin::Pooling::parse(p);
       if (!pool) throw vqtwin::Error("--pool: unknown method '" + p + "' (min, max, mean, harmonic_mean, percN)");

@@ -1,4 +1,4 @@
-// integer motion (libvmaf's `motion`), CPU reference (behaviour: ../shared/spec/integer_motion.md).
+// integer motion (libvmaf's `motion`), CPU reference (spec: integer_motion.md).
 //
 // libvmaf hands this extractor the previous reference pictures; here it is temporal (frames one at a
 // time, in order) and keeps its own copies of the last two luma planes. Per frame it stores the SAD
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "common/big_buffer.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
-#include "features/float_motion/big_buffer.hpp"
 #include "features/integer_motion/math.hpp"
 #include "features/integer_motion/sad.hpp"
 #include "features/integer_motion/schema.hpp"
@@ -40,7 +40,7 @@ class IntegerMotionCpu final : public Extractor {
   void init(const PictureFormat& f) override {
     if (f.bitdepth < 8 || f.bitdepth > 16)
       throw Error("motion: bit depth " + std::to_string(f.bitdepth) + " is not supported (8 to 16)");
-    // The 5-tap mirror needs three samples each way (DECISIONS.md §11).
+    // The 5-tap mirror needs three samples each way (spec: DECISIONS.md §11).
     if (f.width < 3 || f.height < 3)
       throw Error("motion: a " + std::to_string(f.width) + "x" + std::to_string(f.height) +
                   " luma plane is too small (at least 3x3)");

@@ -151,6 +151,6 @@ const KernelSet kScalar = {
 
 }  // namespace
 
-const KernelSet& scalar_kernels() { return kScalar; }
+const KernelSet& reference_kernels() { return kScalar; }
 
 }  // namespace vqtwin::integer_vif

@@ -1,6 +1,6 @@
 #pragma once
-// integer VIF's scalar math, shared by the CPU paths and any twin (behaviour:
-// ../shared/spec/integer_vif.md). Everything up to the four int64 sums of a scale is exact integer
+// integer VIF's scalar math, shared by the CPU paths and any twin (spec: integer_vif.md).
+// Everything up to the four int64 sums of a scale is exact integer
 // arithmetic except the per-pixel double block of accumulate_pixel(), whose IEEE operations are
 // written one per statement, in libvmaf's order (the project builds with -ffp-contract=off).
 #include <cstddef>
