@@ -205,12 +205,12 @@ class Engine {
     std::string text;
     if (e.offset > 0) {
       skipped_dist_ += skip(dist, unsigned(e.offset));
-      text = "the distorted starts " + std::to_string(e.offset) + " frame(s) early: its first " +
-             std::to_string(e.offset) + " skipped (as " + skip_option(e.offset) + ")";
+      text = "the distorted has " + frames_text(e.offset) + " more at its start: skipped (as " +
+             skip_option(e.offset) + ")";
     } else if (e.offset < 0) {
       skipped_ref_ += skip(ref, unsigned(-e.offset));
-      text = "the distorted starts " + std::to_string(-e.offset) + " frame(s) late: the reference's first " +
-             std::to_string(-e.offset) + " skipped (as " + skip_option(e.offset) + ")";
+      text = "the distorted lacks the reference's first " + frames_text(-e.offset) + ": skipped (as " +
+             skip_option(e.offset) + ")";
     } else {
       text = "the inputs look aligned (offset 0)";
     }
@@ -241,7 +241,8 @@ class Engine {
   void check_shift() {
     thumbs_checked_ = true;
     const ShiftEstimate e = estimate_shift(ref_thumbs_, dist_thumbs_);
-    if (e.offset != 0 && cfg_.warn) cfg_.warn(describe_shift(e, ref_->path(), dist_->path()));
+    if (e.offset != 0 && cfg_.warn)
+      cfg_.warn(describe_shift(e, ref_->path(), dist_->path(), skipped_ref_, skipped_dist_));
   }
 
   // Inputs of different lengths: a warning (an error with --strict_length) that says which ended first.

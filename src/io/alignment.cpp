@@ -88,15 +88,20 @@ std::string skip_option(int offset) {
   return offset > 0 ? "--frame_skip_dist " + std::to_string(offset) : "--frame_skip_ref " + std::to_string(-offset);
 }
 
-std::string describe_shift(const ShiftEstimate& e, const std::string& ref_path, const std::string& dist_path) {
+std::string frames_text(int n) { return std::to_string(n) + (n == 1 ? " frame" : " frames"); }
+
+std::string describe_shift(const ShiftEstimate& e, const std::string& ref_path, const std::string& dist_path,
+                           unsigned skip_ref, unsigned skip_dist) {
   const int n = std::abs(e.offset);
   char psnr[96];
   std::snprintf(psnr, sizeof psnr, "luma PSNR %.1f dB shifted, %.1f dB as given", e.psnr_offset, e.psnr_aligned);
-  const std::string frames = std::to_string(n) + (n == 1 ? " frame" : " frames");
-  const std::string what = e.offset > 0 ? dist_path + " has " + frames + " more at its start than " + ref_path
-                                        : dist_path + " lacks the first " + frames + " of " + ref_path;
-  return what + " (its first frames match at a shift of " + std::to_string(n) + ": " + psnr + "); " +
-         skip_option(e.offset) + " aligns them, --sync auto applies it";
+  const std::string what = e.offset > 0 ? dist_path + " has " + frames_text(n) + " more at its start than " + ref_path
+                                        : dist_path + " lacks the first " + frames_text(n) + " of " + ref_path;
+  // The skips that align them, counted from the start of the files.
+  const long long net = (long long)skip_dist - (long long)skip_ref + e.offset;
+  const std::string fix = net == 0 ? "no --frame_skip_ref/--frame_skip_dist" : skip_option(int(net));
+  return what + " (its first frames match at a shift of " + std::to_string(n) + ": " + psnr + "); " + fix +
+         " aligns them, --sync auto applies it";
 }
 
 const std::deque<Picture>& ReplaySource::read_ahead(int n) {

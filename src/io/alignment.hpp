@@ -38,8 +38,11 @@ ShiftEstimate estimate_shift(const std::vector<Thumbnail>& ref, const std::vecto
 
 // "--frame_skip_dist 2" / "--frame_skip_ref 1" for a non-zero offset.
 std::string skip_option(int offset);
-// The warning line for a shifted distorted clip.
-std::string describe_shift(const ShiftEstimate& e, const std::string& ref_path, const std::string& dist_path);
+// "1 frame", "3 frames".
+std::string frames_text(int n);
+// The warning line for a shifted distorted clip; the fix it names accounts for the skips already given.
+std::string describe_shift(const ShiftEstimate& e, const std::string& ref_path, const std::string& dist_path,
+                           unsigned skip_ref, unsigned skip_dist);
 
 // A source whose first frames were read ahead (for --sync auto): they are handed out first, by swap.
 class ReplaySource final : public PictureSource {

@@ -236,7 +236,10 @@ class DecodedSource final : public PictureSource {
         avcodec_send_packet(ctx_, nullptr);
         continue;
       }
-      if (r < 0) throw Error(at_frame() + ": the container cannot be read (" + av_error(r) + ")");
+      if (r < 0)
+        throw Error(at_frame() + ": the container cannot be read (" + av_error(r) + ")" +
+                    (input_.seekable() ? "" : "; a pipe cannot be rewound, so formats that need seeking (an mp4 with its "
+                                              "index at the end) need a file"));
       if (packet_->stream_index != stream_) {
         av_packet_unref(packet_);
         continue;

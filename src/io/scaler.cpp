@@ -17,9 +17,9 @@ Scaler::Scaler(const PictureFormat& from, const PictureFormat& to, int av_format
     throw Error("cannot scale " + from.describe() + " to " + to.describe());
   sws_ = sws_alloc_context();
   if (!sws_) throw std::bad_alloc();
-  // The scale filter's settings, option by option: sizes and formats, the flags given
-  // (flags=bicubic, nothing else: no accurate_rnd, no full_chroma_int), and for 8-bit 4:2:0 the
-  // MPEG-2 vertical chroma position it forces on progressive frames (128 on both sides).
+  // The scale filter's settings: sizes and formats, and the flags given (flags=bicubic, nothing else:
+  // no accurate_rnd, no full_chroma_int); the rest at swscale's defaults, as the filter leaves them
+  // (tests/io/scale_test.cpp compares the pixels with ffmpeg's).
   av_opt_set_int(sws_, "srcw", from.width, 0);
   av_opt_set_int(sws_, "srch", from.height, 0);
   av_opt_set_int(sws_, "src_format", src_fmt, 0);
@@ -27,10 +27,6 @@ Scaler::Scaler(const PictureFormat& from, const PictureFormat& to, int av_format
   av_opt_set_int(sws_, "dsth", to.height, 0);
   av_opt_set_int(sws_, "dst_format", dst_fmt, 0);
   av_opt_set_int(sws_, "sws_flags", SWS_BICUBIC, 0);
-  if (src_fmt == AV_PIX_FMT_YUV420P) {
-    av_opt_set_int(sws_, "src_v_chr_pos", 128, 0);
-    av_opt_set_int(sws_, "dst_v_chr_pos", 128, 0);
-  }
   if (sws_init_context(sws_, nullptr, nullptr) < 0) {
     sws_freeContext(sws_);
     throw Error("swscale cannot scale " + from.describe() + " to " + to.describe());
