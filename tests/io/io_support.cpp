@@ -33,7 +33,8 @@ std::string sd_reference() { return fixtures_dir() + "/sd_576x324_8bit_420_ref.y
 
 std::string ffmpeg_clip(const std::string& name, const std::string& args) {
   const std::string file = clip_dir() + "/" + name;
-  if (!fs::exists(file)) sh("ffmpeg -nostdin -v error -y " + args + " -strict -1 " + file);
+  // SVT_LOG=1: SVT-AV1 prints errors only.
+  if (!fs::exists(file)) sh("SVT_LOG=1 ffmpeg -nostdin -v error -y " + args + " -strict -1 " + file);
   return file;
 }
 
