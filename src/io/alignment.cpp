@@ -1,5 +1,7 @@
 #include "io/alignment.hpp"
 
+#include "io/convert.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -121,7 +123,7 @@ bool ReplaySource::skip() {
 
 bool ReplaySource::read(Picture& pic) {
   if (buffered_.empty()) return inner_->read(pic);
-  std::swap(pic, buffered_.front());
+  copy_planes(PlaneView::of(buffered_.front()), pic.format(), pic);
   buffered_.pop_front();
   return true;
 }

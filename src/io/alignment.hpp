@@ -44,7 +44,7 @@ std::string frames_text(int n);
 std::string describe_shift(const ShiftEstimate& e, const std::string& ref_path, const std::string& dist_path,
                            unsigned skip_ref, unsigned skip_dist);
 
-// A source whose first frames were read ahead (for --sync auto): they are handed out first, by swap.
+// A source whose first frames were read ahead (for --sync auto): they are handed out (copied) first.
 class ReplaySource final : public PictureSource {
  public:
   explicit ReplaySource(std::unique_ptr<PictureSource> inner) : inner_(std::move(inner)) {}

@@ -49,6 +49,8 @@ void copy_shifted(const PlaneView& src, const PictureFormat& f, Picture& dst, in
 
 }  // namespace
 
+void copy_planes(const PlaneView& src, const PictureFormat& f, Picture& dst) { copy_shifted(src, f, dst, 0); }
+
 FrameConverter::FrameConverter(const PictureFormat& from, const PictureFormat& to, int av_format)
     : from_(from), to_(to) {
   if (from.chroma != to.chroma || to.bitdepth < from.bitdepth)

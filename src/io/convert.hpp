@@ -18,6 +18,9 @@ struct PlaneView {
 
 class Scaler;
 
+// Copies the planes of `src` (format `f`, the format of `dst`) into `dst`, row by row.
+void copy_planes(const PlaneView& src, const PictureFormat& f, Picture& dst);
+
 // Frames of `from` to pictures of `to` (same chroma format): the size first, by swscale's bicubic set
 // up as FFmpeg's scale filter does (the pixels of ffmpeg -vf scale=W:H:flags=bicubic), then the bit
 // depth, up only, by a left shift (libvmaf's common bit depth: v << (to - from)).

@@ -97,6 +97,7 @@ class DecodedSource final : public PictureSource {
     }
     cv_.notify_all();
     if (thread_.joinable()) thread_.join();
+    for (Ready& r : ready_) av_frame_free(&r.frame);
     release();
   }
 
@@ -113,17 +114,24 @@ class DecodedSource final : public PictureSource {
   }
 
   bool read(Picture& pic) override {
-    std::optional<Picture> got = next();
-    if (!got) return false;
-    std::swap(pic, *got);  // the decoded picture goes to the caller; the caller's is recycled
-    recycle(std::move(*got));
+    Ready got = next();
+    if (!got.frame && !got.converted) return false;
+    if (got.frame) {
+      // The one copy: from the decoder's frame straight into the caller's picture.
+      copy_planes(view_of(got.frame), out_format_, pic);
+      av_frame_free(&got.frame);
+    } else {
+      copy_planes(PlaneView::of(*got.converted), out_format_, pic);
+      recycle(std::move(*got.converted));
+    }
     return true;
   }
 
   bool skip() override {
-    std::optional<Picture> got = next();
-    if (!got) return false;
-    recycle(std::move(*got));
+    Ready got = next();
+    if (!got.frame && !got.converted) return false;
+    av_frame_free(&got.frame);
+    if (got.converted) recycle(std::move(*got.converted));
     return true;
   }
 
@@ -250,47 +258,67 @@ class DecodedSource final : public PictureSource {
     }
   }
 
-  // The decoded frame into `pic` (one copy, or the conversion straight from the decoder's planes).
-  void deliver(Picture& pic) {
+  // A decoded frame (in frame_), checked, ready for the reader: the frame itself (the decoder's
+  // reference-counted buffers, copied once when read), or its conversion (--scale,
+  // --common_bitdepth), made here on the decoding thread, straight from the decoder's planes.
+  struct Ready {
+    AVFrame* frame = nullptr;
+    std::optional<Picture> converted;
+  };
+
+  static PlaneView view_of(const AVFrame* f) {
+    PlaneView view;
+    for (int p = 0; p < 3 && f->data[p]; ++p) {
+      view.data[p] = f->data[p];
+      view.stride_bytes[p] = f->linesize[p];
+    }
+    return view;
+  }
+
+  Ready prepare() {
     if (frame_->width != format_.width || frame_->height != format_.height || frame_->format != av_format_)
       throw Error(at_frame() + " changes the picture format (" + format_.describe() + ", " +
                   av_pixel_format_name(av_format_) + " before; now " + std::to_string(frame_->width) + "x" +
                   std::to_string(frame_->height) + " " + av_pixel_format_name(AVPixelFormat(frame_->format)) + ")");
-    PlaneView view;
-    for (int p = 0; p < format_.num_planes(); ++p) {
-      view.data[p] = frame_->data[p];
-      view.stride_bytes[p] = frame_->linesize[p];
+    ++frames_out_;
+    Ready r;
+    if (!converter_) {
+      r.frame = av_frame_alloc();
+      if (!r.frame) throw std::bad_alloc();
+      av_frame_move_ref(r.frame, frame_);
+      return r;
     }
+    {
+      std::lock_guard lock(mutex_);
+      if (!spare_.empty()) {
+        r.converted.emplace(std::move(spare_.back()));
+        spare_.pop_back();
+      }
+    }
+    if (!r.converted) r.converted.emplace(out_format_);
     const int range = frame_->color_range == AVCOL_RANGE_JPEG   ? 1
                       : frame_->color_range == AVCOL_RANGE_MPEG ? 0
                                                                  : -1;
-    if (!converter_) converter_ = std::make_unique<FrameConverter>(format_, out_format_, av_format_);
-    converter_->convert(view, pic, range);
+    converter_->convert(view_of(frame_), *r.converted, range);
     av_frame_unref(frame_);
-    ++frames_out_;
+    return r;
   }
 
-  // The decoding thread: keeps up to kReadAhead converted pictures ready.
+  // The decoding thread: keeps up to kReadAhead frames ready.
   void decode_loop() {
     try {
       for (;;) {
-        Picture pic;
         {
           std::unique_lock lock(mutex_);
           cv_.wait(lock, [&] { return stop_ || ready_.size() < kReadAhead; });
           if (stop_) return;
-          if (!spare_.empty()) {
-            pic = std::move(spare_.back());
-            spare_.pop_back();
-          }
         }
-        if (pic.format().width == 0) pic = Picture(out_format_);
         if (!have_pending_ && !decode_next()) break;
         have_pending_ = false;
-        deliver(pic);
+        Ready r = prepare();
         {
           std::lock_guard lock(mutex_);
-          ready_.push_back(std::move(pic));
+          ready_.push_back(std::move(r));
         }
         cv_.notify_all();
       }
@@ -308,21 +336,21 @@ class DecodedSource final : public PictureSource {
     cv_.notify_all();
   }
 
-  // The next decoded picture, in order; nullopt at the end; the decoder's error once the pictures
-  // before it are taken.
-  std::optional<Picture> next() {
+  // The next frame, in order; empty at the end; the decoder's error once the frames before it are
+  // taken.
+  Ready next() {
     if (!thread_.joinable()) thread_ = std::thread([this] { decode_loop(); });
     std::unique_lock lock(mutex_);
     cv_.wait(lock, [&] { return !ready_.empty() || done_; });
     if (ready_.empty()) {
       if (error_) std::rethrow_exception(error_);
-      return std::nullopt;
+      return {};
     }
-    std::optional<Picture> pic(std::move(ready_.front()));
+    Ready r = std::move(ready_.front());
     ready_.pop_front();
     lock.unlock();
     cv_.notify_all();
-    return pic;
+    return r;
   }
 
   void recycle(Picture&& pic) {
@@ -352,7 +380,7 @@ class DecodedSource final : public PictureSource {
   std::thread thread_;
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::deque<Picture> ready_;
+  std::deque<Ready> ready_;
   std::vector<Picture> spare_;
   bool stop_ = false;
   bool done_ = false;

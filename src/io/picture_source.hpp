@@ -21,10 +21,9 @@ class PictureSource {
  public:
   virtual ~PictureSource() = default;
   virtual const PictureFormat& format() const = 0;
-  // Fills `pic` (allocated with format()) with the next frame; false at a clean end of stream.
-  // Throws vqtwin::Error (naming the file and the frame) on a truncated, malformed or corrupt frame.
-  // A source may hand over its own buffer instead of copying (the pictures are swapped), so `pic`
-  // must be a picture of format() that nothing else refers to.
+  // Fills `pic` (a picture of format(), in memory the caller may own, e.g. pinned for a device) with
+  // the next frame, in place; false at a clean end of stream. Throws vqtwin::Error (naming the file
+  // and the frame) on a truncated, malformed or corrupt frame.
   virtual bool read(Picture& pic) = 0;
   // Skips one frame; false at the end.
   virtual bool skip() = 0;
