@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 
+#include "vqtwin/backend.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/output.hpp"
 #include "vqtwin/run.hpp"
@@ -23,11 +24,12 @@ struct Cli {
   std::string precision;
   std::vector<std::string> pools;
   // Numbers are taken as text and checked here, so that a bad value gets vqtwin's own message.
-  std::string width, height, bitdepth, threads, subsample, frame_cnt, frame_skip_ref, frame_skip_dist, cpumask;
+  std::string width, height, bitdepth, threads, subsample, frame_cnt, frame_skip_ref, frame_skip_dist, cpumask, gpu;
   bool quiet = false;
   bool version = false;
   bool list = false;
   bool list_models = false;
+  std::string backend = "cpu";
 };
 
 constexpr const char* kExamples = R"(Examples:
@@ -189,7 +191,9 @@ int main(int argc, char** argv) {
   app.add_flag("-n,--no_prediction", c.run.no_prediction, "features only, no model score");
   app.add_option("--precision", c.precision, "number format: N decimals (0..17) or max (%.17g, round-trip)");
   app.add_option("--pool", c.pools, "pooling methods written: min, max, mean, harmonic_mean, percN; repeatable");
-  app.add_option("--backend", c.run.backend, "cpu, cuda or auto");
+  app.add_option("--backend", c.backend, "where extractors run: cpu (the reference, default), cuda (the CUDA twins; "
+                 "the CPU for what has no twin, with a warning) or auto (cuda when a device is usable, else cpu)");
+  app.add_option("--gpu", c.gpu, "CUDA device index (default 0)");
   app.add_option("--cpumask", c.cpumask,
                  "as the vmaf CLI: set bits forbid SIMD instruction sets (results are the same; speed may not be)");
   app.add_flag("-q,--quiet", c.quiet, "no progress on stderr");
@@ -231,8 +235,10 @@ int main(int argc, char** argv) {
     if (n_formats > 1) throw vqtwin::Error("give at most one of --xml, --json, --csv, --sub");
     if (c.run.reference.empty() || c.run.distorted.empty())
       throw vqtwin::Error("give --reference and --distorted (see --help)");
-    if (c.run.backend != "cpu" && c.run.backend != "cuda" && c.run.backend != "auto")
-      throw vqtwin::Error("--backend must be cpu, cuda or auto, not '" + c.run.backend + "'");
+    const auto backend = vqtwin::parse_backend(c.backend);
+    if (!backend) throw vqtwin::Error("--backend must be cpu, cuda or auto, not '" + c.backend + "'");
+    c.run.backend = *backend;
+    if (!c.gpu.empty()) c.run.gpu = int(parse_number("--gpu", c.gpu, 0, 1023));
     if (!c.width.empty()) c.run.width = int(parse_number("--width", c.width, 1, 1 << 16));
     if (!c.height.empty()) c.run.height = int(parse_number("--height", c.height, 1, 1 << 16));
     if (!c.bitdepth.empty()) c.run.bitdepth = int(parse_number("--bitdepth", c.bitdepth, 8, 16));
