@@ -104,7 +104,7 @@ TEST_F(Cli, BadInputs) {
   expect_error("-r " + write("empty.y4m", "") + " -d " + good + feat, "empty.y4m: file is empty");
   expect_error("-r " + y4m("noframes.y4m", 32, 16, 0) + " -d " + good + feat, "header but no frames");
   expect_error("-r " + write("nohdr.y4m", "YUV4MPEG2 W32 H16") + " -d " + good + feat, "header is truncated");
-  expect_error("-r " + y4m("other.y4m", 34, 16, 2) + " -d " + good + feat, "differ in size or format");
+  expect_error("-r " + y4m("other.y4m", 34, 16, 2) + " -d " + good + feat, "differ in size; --scale auto scales");
   expect_error("-r " + path("missing.y4m") + " -d " + good + feat, "missing.y4m: cannot open");
   expect_error("-r " + write("bad.yuv", std::string(100, '\0')) + " -d " + write("bad2.yuv", std::string(100, '\0')) +
                    " -w 8 -h 8 -p 420 -b 8" + feat,

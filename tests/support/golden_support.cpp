@@ -155,6 +155,9 @@ void apply_args(const std::string& args, RunConfig& cfg) {
     } else if (tok == "--model") {
       in >> tok;
       cfg.models.push_back(tok);
+    } else if (tok == "--frame_cnt") {
+      in >> cfg.frame_cnt;
+      if (!in) throw Error("golden args: --frame_cnt needs a number");
     } else throw Error("golden args: unexpected '" + tok + "'");
   }
 }

@@ -44,7 +44,7 @@ std::vector<SliceRun> slice_runs();
 std::string name_part(std::string text);
 // Reference and distorted .y4m of a golden folder (identical_* compare a ref with itself).
 std::pair<std::string, std::string> inputs_of(const std::string& pair);
-// Fills features/models/no_prediction of `cfg` from an argument text of runs.tsv.
+// Fills features/models/no_prediction/frame_cnt of `cfg` from an argument text of runs.tsv.
 void apply_args(const std::string& args, RunConfig& cfg);
 // Runs vqtwin and returns its JSON at --precision max, parsed (keys kept in order).
 nlohmann::ordered_json run_to_json(const RunConfig& cfg);
