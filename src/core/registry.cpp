@@ -16,6 +16,7 @@ extern const ExtractorInfo kFloatAdmInfo;
 extern const ExtractorInfo kFloatPsnrInfo;
 extern const ExtractorInfo kFloatMotionInfo;
 extern const ExtractorInfo kIntegerMotionInfo;
+extern const ExtractorInfo kCambiInfo;
 
 namespace {
 const ExtractorInfo* const kAll[] = {
@@ -30,6 +31,7 @@ const ExtractorInfo* const kAll[] = {
     &kFloatPsnrInfo,
     &kFloatMotionInfo,
     &kIntegerMotionInfo,
+    &kCambiInfo,
 };
 }  // namespace
 

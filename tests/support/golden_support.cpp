@@ -78,6 +78,9 @@ void apply_args(const std::string& args, RunConfig& cfg) {
     } else if (tok == "--model") {
       in >> tok;
       cfg.models.push_back(tok);
+    } else if (tok == "--frame_cnt") {
+      in >> tok;
+      cfg.frame_cnt = unsigned(std::stoul(tok));
     } else throw Error("golden args: unexpected '" + tok + "'");
   }
 }
