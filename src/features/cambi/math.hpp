@@ -64,15 +64,13 @@ VQTWIN_HD inline int mask_threshold(int w, int h) {
   return std::uint16_t((kMaskFilterSize * kMaskFilterSize + 3 * (ceil_log2(blocks) - 11) - 1) >> 1);
 }
 
-VQTWIN_HD inline std::uint16_t min3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
-  if (a <= b && a <= c) return a;
-  return b <= c ? b : c;
-}
-// The value two of the three share, else the smallest.
+// The value two of the three share, else the smallest (libvmaf's mode3; symmetric in its
+// arguments). Written as selects, so that row loops vectorise.
 VQTWIN_HD inline std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
-  if (a == b || a == c) return a;
-  if (b == c) return b;
-  return min3(a, b, c);
+  const std::uint16_t lo = a < b ? a : b;
+  const std::uint16_t smallest = lo < c ? lo : c;
+  const std::uint16_t pair = b == c ? b : smallest;
+  return (a == b) | (a == c) ? a : pair;
 }
 
 // libvmaf's table of 1/n (n = 0: 0): the float nearest to 1/n written with nine significant digits,

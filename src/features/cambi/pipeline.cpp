@@ -6,7 +6,12 @@
 #include <cstring>
 #include <string>
 
+#include "features/ssim_common/vector.hpp"
 #include "vqtwin/error.hpp"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace vqtwin::cambi {
 namespace {
@@ -36,11 +41,6 @@ void resample(const Target& t, const Picture& pic, std::uint16_t* out, Convert c
       for (int j = 0; j < t.w; ++j) dst[j] = convert(src[t.xs[std::size_t(j)]]);
     }
   }
-}
-
-// Adds `delta` to hist[row][from..to).
-inline void add_range(std::uint16_t* row, int from, int to, std::uint16_t delta) {
-  for (int c = from; c < to; ++c) row[c] = std::uint16_t(row[c] + delta);
 }
 
 }  // namespace
@@ -98,46 +98,44 @@ void anti_dither(std::uint16_t* img, int w, int h) {
   for (int j = 0; j + 1 < w; ++j) last[j] = std::uint16_t((last[j] + last[j + 1]) >> 1);
 }
 
-void spatial_mask(const std::uint16_t* img, int w, int h, int threshold, std::uint8_t* mask,
-                  std::vector<std::uint8_t>& flat) {
+VQTWIN_VECTOR_CLONES void spatial_mask(const std::uint16_t* img, int w, int h, int threshold, std::uint8_t* mask,
+                                       std::vector<std::uint8_t>& flat) {
   // flat(r, c): equal to its right and lower neighbours (a missing neighbour counts as equal).
   // mask(r, c): more than `threshold` flat pixels in the 7x7 square around it (outside = not flat).
-  // Rows of flags are kept in a ring of 7; column sums over the square's rows slide down, a row sum
-  // over the square's columns slides right.
+  // Rows of flags are kept in a ring of 7; the column sums over the square's rows slide down; the
+  // row sum over the square's columns adds seven shifted column sums (zeros beyond the edges).
   constexpr int kSide = kMaskFilterSize, kPad = kMaskFilterSize / 2;
-  flat.resize(std::size_t(w) * kSide);
-  std::vector<int> colsum(std::size_t(w), 0);
+  const std::size_t padded = std::size_t(w) + 2 * kPad;
+  flat.assign(std::size_t(w) * kSide + padded, 0);
+  std::uint8_t* const colsum = flat.data() + std::size_t(w) * kSide + kPad;  // at most 7
   auto ring_row = [&](int r) { return flat.data() + std::size_t(r % kSide) * w; };
   auto add_flags = [&](int r) {
     std::uint8_t* f = ring_row(r);
     const std::uint16_t* p = img + std::ptrdiff_t(r) * w;
-    const std::uint16_t* below = r + 1 < h ? p + w : p;
-    for (int c = 0; c < w; ++c) {
-      const bool right = c == w - 1 || p[c] == p[c + 1];
-      const bool down = r == h - 1 || p[c] == below[c];
-      f[c] = std::uint8_t(right && down);
-      colsum[std::size_t(c)] += f[c];
-    }
+    const std::uint16_t* below = r + 1 < h ? p + w : p;  // the last row: every pixel equals "below"
+    for (int c = 0; c + 1 < w; ++c) f[c] = std::uint8_t((p[c] == p[c + 1]) & (p[c] == below[c]));
+    f[w - 1] = std::uint8_t(p[w - 1] == below[w - 1]);
+    for (int c = 0; c < w; ++c) colsum[c] = std::uint8_t(colsum[c] + f[c]);
   };
   for (int r = 0; r < std::min(kPad, h); ++r) add_flags(r);
   for (int r = 0; r < h; ++r) {
     if (r - kPad - 1 >= 0) {  // before the add: the ring slot is shared with row r + kPad
       const std::uint8_t* f = ring_row(r - kPad - 1);
-      for (int c = 0; c < w; ++c) colsum[std::size_t(c)] -= f[c];
+      for (int c = 0; c < w; ++c) colsum[c] = std::uint8_t(colsum[c] - f[c]);
     }
     if (r + kPad < h) add_flags(r + kPad);
     std::uint8_t* m = mask + std::ptrdiff_t(r) * w;
-    int sum = 0;
-    for (int c = 0; c < std::min(kPad, w); ++c) sum += colsum[std::size_t(c)];
+    const std::uint8_t t = std::uint8_t(threshold);
     for (int c = 0; c < w; ++c) {
-      if (c + kPad < w) sum += colsum[std::size_t(c + kPad)];
-      if (c - kPad - 1 >= 0) sum -= colsum[std::size_t(c - kPad - 1)];
-      m[c] = std::uint8_t(sum > threshold);
+      const int sum = colsum[c - 3] + colsum[c - 2] + colsum[c - 1] + colsum[c] + colsum[c + 1] + colsum[c + 2] +
+                      colsum[c + 3];
+      m[c] = std::uint8_t(sum > t);
     }
   }
 }
 
-void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::vector<std::uint16_t>& rows) {
+VQTWIN_VECTOR_CLONES void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h,
+                                      std::vector<std::uint16_t>& rows) {
   // Horizontal mode of each row (end samples kept), then the vertical mode of three such rows
   // replaces the interior rows; the first and last rows keep their original samples.
   if (h < 3) return;
@@ -172,53 +170,155 @@ static void decimate_plane(T* img, std::ptrdiff_t stride, int w, int h) {
 void decimate(std::uint16_t* img, std::ptrdiff_t stride, int w, int h) { decimate_plane(img, stride, w, h); }
 void decimate(std::uint8_t* img, std::ptrdiff_t stride, int w, int h) { decimate_plane(img, stride, w, h); }
 
-void banding_values(const Setup& s, const std::uint16_t* img, const std::uint8_t* mask, std::ptrdiff_t stride, int w,
-                    int h, int window, std::vector<std::uint16_t>& hist, float* out) {
+namespace {
+
+// Row `r`'s histogram rows: v - base for a pixel counted in the histograms (in the mask and the
+// band), -1 otherwise.
+VQTWIN_ALWAYS_INLINE void band_rows(const std::uint16_t* img, const std::uint8_t* mask, int w, int base, int size,
+                                    std::int16_t* out) {
+  for (int j = 0; j < w; ++j) {
+    const int v = img[j] - base;
+    const bool counted = (mask[j] != 0) & (unsigned(v) < unsigned(size));
+    out[j] = std::int16_t(counted ? v : -1);
+  }
+}
+
+// The end of the run of value row[j] that starts at j (the first index >= j holding another value,
+// or w); row holds at least w rounded up to 16 entries.
+VQTWIN_ALWAYS_INLINE int run_end(const std::int16_t* row, int j, int w) {
+  const std::int16_t v = row[j];
+  int e = j + 1;
+#if defined(__SSE2__)
+  const __m128i vv = _mm_set1_epi16(v);
+  while (e + 8 <= w) {
+    const unsigned eq = unsigned(_mm_movemask_epi8(
+        _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + e)), vv)));
+    if (eq != 0xFFFFu) return e + __builtin_ctz(~eq & 0xFFFFu) / 2;
+    e += 8;
+  }
+#endif
+  while (e < w && row[e] == v) ++e;
+  return e;
+}
+
+// Whether 16 entries from `a` all equal those from `b` (a quick skip over unchanged columns).
+VQTWIN_ALWAYS_INLINE bool same16(const std::int16_t* a, const std::int16_t* b) {
+  return std::memcmp(a, b, 16 * sizeof(std::int16_t)) == 0;
+}
+
+}  // namespace
+
+VQTWIN_VECTOR_CLONES void banding_values(const Setup& s, const std::uint16_t* img, const std::uint8_t* mask,
+                                         std::ptrdiff_t stride, int w, int h, int window,
+                                         std::vector<std::uint16_t>& hist, float* out) {
   std::fill(out, out + std::ptrdiff_t(w) * h, 0.0f);
   if (s.band_size <= 0) return;
   const int pad = window >> 1;
   const int base = s.band_base, size = s.band_size, nd = s.num_diffs;
-  hist.assign(std::size_t(size) * w, 0);
+  // hist[v - base][pad + c]: pixels of value v in the mask within the window around (current row,
+  // column c). Each row has `pad` spare columns on both sides, so that a pixel's column range is
+  // never clipped (counts outside [0, w) are never read).
+  // num_diffs rows of zeros below the band stand for the values below it (never counted).
+  const std::ptrdiff_t hw = std::ptrdiff_t(w) + 2 * pad;
+  hist.assign(std::size_t(size + nd) * std::size_t(hw), 0);
+  std::uint16_t* const h0 = hist.data() + nd * hw;
+  // The first contrast step d that counts at each histogram row (nd: none): a step is considered
+  // where the value is at most its visibility threshold (which grows with d) and the value plus
+  // the step is above the visibility-luminance code value.
+  std::vector<int> first_step(std::size_t(size), nd);
+  for (int cv = 0; cv < size; ++cv) {
+    const int value = cv + base;
+    for (int d = 0; d < nd; ++d)
+      if (value + nd <= s.tvi[std::size_t(d)] && value + nd + d + 1 > s.vlt) {
+        first_step[std::size_t(cv)] = d;
+        break;
+      }
+  }
   const float* reciprocal = reciprocal_table().data();
+  const int span = 2 * pad + 1;
+  // Three rows of band_rows() results, padded to whole groups of 16 with "not counted".
+  const int wp = (w + 15) / 16 * 16;
+  std::vector<std::int16_t> rows(std::size_t(wp) * 3, -1);
+  std::int16_t* const out_row = rows.data();
+  std::int16_t* const in_row = out_row + wp;
+  std::int16_t* const cur_row = in_row + wp;
+  auto fill = [&](int r, std::int16_t* dst) { band_rows(img + r * stride, mask + r * stride, w, base, size, dst); };
 
-  // hist[v - base][c]: pixels of value v in the mask within the window around column c of the
-  // current row's window rows.
-  auto update_row = [&](int r, std::uint16_t delta) {
-    const std::uint16_t* p = img + r * stride;
-    const std::uint8_t* m = mask + r * stride;
-    for (int j = 0; j < w; ++j) {
-      if (!m[j]) continue;
-      const int v = p[j] - base;
-      if (v < 0 || v >= size) continue;
-      add_range(hist.data() + std::size_t(v) * w, std::max(j - pad, 0), std::min(j + pad + 1, w), delta);
+  std::vector<std::int16_t> none(std::size_t(wp), -1);
+  // Adds `delta` times the window coverage of a run of `len` pixels of histogram row v starting at
+  // column j: column j - pad + k is covered by min(k + 1, n - k, len, span) of them (n = len + 2 pad).
+  // One pass per run instead of one per pixel (flat areas make long runs).
+  auto add_run = [&](int v, int j, int len, std::uint16_t delta) {
+    std::uint16_t* p = h0 + v * hw + j;  // hist column of image column j - pad
+    const int n = len + 2 * pad;
+    const int cap = std::min(len, span);
+    for (int k = 0; k < n; ++k) {
+      const int cover = std::min(std::min(k + 1, n - k), cap);
+      p[k] = std::uint16_t(p[k] + std::uint16_t(delta * cover));
     }
   };
-  for (int r = 0; r <= std::min(pad, h - 1); ++r) update_row(r, 1);
+  // Applies every pixel of `row` (histogram rows, -1 = none), run by run.
+  auto apply = [&](const std::int16_t* row, std::uint16_t delta) {
+    for (int j = 0; j < w;) {
+      if ((j & 15) == 0 && same16(row + j, none.data() + j)) {
+        j += 16;
+        continue;
+      }
+      const int v = row[j];
+      const int e = run_end(row, j, w);
+      if (v >= 0) add_run(v, j, e - j, delta);
+      j = e;
+    }
+  };
+  for (int r = 0; r <= std::min(pad, h - 1); ++r) {
+    fill(r, in_row);
+    apply(in_row, 1);
+  }
+
   for (int i = 0; i < h; ++i) {
     if (i > 0) {
-      if (i + pad < h) update_row(i + pad, 1);
-      if (i - pad - 1 >= 0) update_row(i - pad - 1, std::uint16_t(0xFFFF));
-    }
-    const std::uint16_t* p = img + i * stride;
-    const std::uint8_t* m = mask + i * stride;
-    float* o = out + std::ptrdiff_t(i) * w;
-    for (int j = 0; j < w; ++j) {
-      if (!m[j]) continue;
-      const int value = p[j];
-      const int cv = value - base;
-      if (cv < 0 || cv >= size) continue;
-      const std::uint16_t* col = hist.data() + j;
-      const int p0 = col[std::size_t(cv) * w];
-      float best = 0.0f;
-      for (int d = 0; d < nd; ++d) {
-        if (value + nd > s.tvi[std::size_t(d)] || value + nd + d + 1 <= s.vlt) continue;
-        const int p1 = col[std::size_t(cv + d + 1) * w];
-        const int p2 = cv - d - 1 >= 0 ? col[std::size_t(cv - d - 1) * w] : 0;
-        const float v = p1 > p2 ? step_response(kContrastWeights[d], p0, p1, reciprocal)
-                                : step_response(kContrastWeights[d], p0, p2, reciprocal);
-        if (v > best) best = v;
+      const int leaving = i - pad - 1, entering = i + pad;
+      if (leaving >= 0) fill(leaving, out_row);
+      else std::fill(out_row, out_row + w, std::int16_t(-1));
+      if (entering < h) fill(entering, in_row);
+      else std::fill(in_row, in_row + w, std::int16_t(-1));
+      // Where the same value leaves and enters a column's window, nothing changes.
+      for (int j = 0; j < w; ++j) {
+        const bool same = out_row[j] == in_row[j];
+        out_row[j] = same ? std::int16_t(-1) : out_row[j];
+        in_row[j] = same ? std::int16_t(-1) : in_row[j];
       }
-      o[j] = best;
+      apply(out_row, std::uint16_t(0xFFFF));
+      apply(in_row, 1);
+    }
+    // Per pixel: the largest response over the contrast steps, each step taking the larger of
+    // the counts d+1 code values above and below. Runs of one value share their rows.
+    fill(i, cur_row);
+    float* o = out + std::ptrdiff_t(i) * w;
+    for (int j = 0; j < w;) {
+      if ((j & 15) == 0 && same16(cur_row + j, none.data() + j)) {
+        j += 16;
+        continue;
+      }
+      const int cv = cur_row[j];
+      const int e = run_end(cur_row, j, w);
+      if (cv < 0) {
+        j = e;
+        continue;
+      }
+      const std::uint16_t* r0 = h0 + cv * hw + pad;
+      for (int d = first_step[std::size_t(cv)]; d < nd; ++d) {
+        const std::uint16_t* above = r0 + (d + 1) * hw;
+        const std::uint16_t* below = r0 - (d + 1) * hw;
+        const int weight = kContrastWeights[d];
+        for (int k = j; k < e; ++k) {
+          const int p0 = r0[k];
+          const int q = above[k] > below[k] ? above[k] : below[k];
+          const float v = step_response(weight, p0, q, reciprocal);
+          o[k] = v > o[k] ? v : o[k];
+        }
+      }
+      j = e;
     }
   }
 }
