@@ -17,6 +17,8 @@ extern const ExtractorInfo kFloatPsnrInfo;
 extern const ExtractorInfo kFloatMotionInfo;
 extern const ExtractorInfo kIntegerMotionInfo;
 extern const ExtractorInfo kCambiInfo;
+extern const ExtractorInfo kSpeedChromaInfo;
+extern const ExtractorInfo kSpeedTemporalInfo;
 
 namespace {
 const ExtractorInfo* const kAll[] = {
@@ -32,6 +34,8 @@ const ExtractorInfo* const kAll[] = {
     &kFloatMotionInfo,
     &kIntegerMotionInfo,
     &kCambiInfo,
+    &kSpeedChromaInfo,
+    &kSpeedTemporalInfo,
 };
 }  // namespace
 
