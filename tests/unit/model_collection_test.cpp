@@ -73,12 +73,14 @@ TEST(ModelCollection, BootstrapScoresFromGoldenFeatures) {
   EXPECT_EQ(checked, 2 * 6 * 12 * 25);  // 25 scores, 12 frames, 6 pairs
 }
 
-TEST(ModelCollection, V1016ScoresFromGoldenFeatures) {
+// The v1.0.16 models (chroma correction) and the other single models of the added golden runs.
+TEST(ModelCollection, AddedModelScoresFromGoldenFeatures) {
   int checked = 0;
   for (const char* version : {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_1d5h_2160",
-                              "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_hfr_3d0h"})
+                              "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_4k_v0.6.1neg",
+                              "vmaf_float_4k_v0.6.1", "vmaf_float_v0.6.1neg"})
     for (const std::string& pair : golden_pairs()) checked += check_model_against_golden(version, pair);
-  EXPECT_EQ(checked, 5 * 6 * 12);
+  EXPECT_EQ(checked, 8 * 6 * 12);
 }
 
 TEST(ModelCollection, StatisticsByHand) {
