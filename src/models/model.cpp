@@ -171,7 +171,7 @@ std::vector<BoundFeature> bind_features(const ModelFile& file, const std::string
     }
     OptionValues values;
     try {
-      values = OptionValues(info->options, options, info->name);
+      values = OptionValues(info->spec->options, options, info->name);
     } catch (const Error& e) {
       throw Error(where + ": options of feature '" + f.name + "': " + e.what());
     }
