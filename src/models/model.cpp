@@ -213,7 +213,7 @@ class BootstrapCollection final : public Model {
       for (const BoundFeature& b : bound) {
         FeatureUse use{std::string(b.info->name), b.options.given()};
         const bool seen = std::any_of(uses.begin(), uses.end(), [&](const FeatureUse& u) {
-          return u.extractor == use.extractor && OptionValues(b.info->options, u.options, b.info->name).key() ==
+          return u.extractor == use.extractor && OptionValues(b.info->spec->options, u.options, b.info->name).key() ==
                                                      b.options.key();
         });
         if (!seen) uses.push_back(std::move(use));

@@ -16,6 +16,7 @@
 
 #include "core/extractor.hpp"
 #include "core/format_checks.hpp"
+#include "core/implementation.hpp"
 #include "features/cambi/math.hpp"
 #include "features/cambi/pipeline.hpp"
 #include "features/cambi/schema.hpp"
@@ -208,23 +209,10 @@ class CambiCpu final : public Extractor {
   std::vector<std::unique_ptr<Workspace>> free_;
 };
 
-constexpr std::string_view kProvided[] = {kCambi, kSource, kFullReference};
-
 }  // namespace
 }  // namespace cambi
 
 extern const ExtractorInfo kCambiInfo;
-const ExtractorInfo kCambiInfo = {
-    .name = "cambi",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = cambi::kOptions,
-    .provided = cambi::kProvided,
-    .temporal = false,
-    .libvmaf_temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> { return std::make_unique<cambi::CambiCpu>(o); },
-};
+const ExtractorInfo kCambiInfo = cpu_extractor<cambi::CambiCpu>(cambi::kSpec);
 
 }  // namespace vqtwin

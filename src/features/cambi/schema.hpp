@@ -4,6 +4,7 @@
 // (cambi.c); behaviour: README.md in this folder.
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::cambi {
@@ -53,5 +54,17 @@ inline constexpr OptionSpec kOptions[] = {
 inline constexpr std::string_view kCambi = "cambi";  // distorted picture (renamed by the options)
 inline constexpr std::string_view kSource = "cambi_source";                  // full_ref: the reference
 inline constexpr std::string_view kFullReference = "cambi_full_reference";  // full_ref: max(0, dist - ref)
+
+inline constexpr std::string_view kProvided[] = {kCambi, kSource, kFullReference};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "cambi",
+    .other_names = {},
+    .options = kOptions,
+    .provided = kProvided,
+    .temporal = false,
+    .libvmaf_temporal = false,
+};
 
 }  // namespace vqtwin::cambi

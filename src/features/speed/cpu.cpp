@@ -9,6 +9,7 @@
 
 #include "core/extractor.hpp"
 #include "core/format_checks.hpp"
+#include "core/implementation.hpp"
 #include "features/float_vif/math.hpp"
 #include "features/speed/core.hpp"
 #include "features/speed/schema.hpp"
@@ -173,42 +174,12 @@ class SpeedTemporalCpu final : public Extractor {
   Workspace ws_;
 };
 
-constexpr std::string_view kChromaProvided[] = {kChromaU, kChromaV, kChromaUV};
-constexpr std::string_view kTemporalProvided[] = {kTemporal};
-
 }  // namespace
 }  // namespace speed
 
 extern const ExtractorInfo kSpeedChromaInfo;
-const ExtractorInfo kSpeedChromaInfo = {
-    .name = "speed_chroma",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = speed::kChromaOptions,
-    .provided = speed::kChromaProvided,
-    .temporal = false,
-    .libvmaf_temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<speed::SpeedChromaCpu>(o);
-    },
-};
-
+const ExtractorInfo kSpeedChromaInfo = cpu_extractor<speed::SpeedChromaCpu>(speed::kChromaSpec);
 extern const ExtractorInfo kSpeedTemporalInfo;
-const ExtractorInfo kSpeedTemporalInfo = {
-    .name = "speed_temporal",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = speed::kTemporalOptions,
-    .provided = speed::kTemporalProvided,
-    .temporal = true,
-    .libvmaf_temporal = true,  // VMAF_FEATURE_EXTRACTOR_TEMPORAL in libvmaf: sets the output order
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<speed::SpeedTemporalCpu>(o);
-    },
-};
+const ExtractorInfo kSpeedTemporalInfo = cpu_extractor<speed::SpeedTemporalCpu>(speed::kTemporalSpec);
 
 }  // namespace vqtwin

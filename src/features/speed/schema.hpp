@@ -4,6 +4,7 @@
 // (speed.c); every option renames the outputs when not at its default.
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::speed {
@@ -39,5 +40,26 @@ inline constexpr std::string_view kChromaU = "speed_chroma_u";
 inline constexpr std::string_view kChromaV = "speed_chroma_v";
 inline constexpr std::string_view kChromaUV = "speed_chroma_uv";
 inline constexpr std::string_view kTemporal = "speed_temporal";
+
+inline constexpr std::string_view kChromaProvided[] = {kChromaU, kChromaV, kChromaUV};
+inline constexpr std::string_view kTemporalProvided[] = {kTemporal};
+
+// The features as every implementation (CPU reference, device twins) presents them.
+inline constexpr FeatureSpec kChromaSpec{
+    .name = "speed_chroma",
+    .other_names = {},
+    .options = kChromaOptions,
+    .provided = kChromaProvided,
+    .temporal = false,
+    .libvmaf_temporal = false,
+};
+inline constexpr FeatureSpec kTemporalSpec{
+    .name = "speed_temporal",
+    .other_names = {},
+    .options = kTemporalOptions,
+    .provided = kTemporalProvided,
+    .temporal = true,
+    .libvmaf_temporal = true,  // VMAF_FEATURE_EXTRACTOR_TEMPORAL in libvmaf: sets the output order
+};
 
 }  // namespace vqtwin::speed
