@@ -86,6 +86,14 @@ for src in "gradients=s=962x546:c0=0x202040:c1=0x303868:x0=0:y0=0:x1=962:y1=546:
     if [[ $pf == yuv420p ]]; then for m in "${model_sets[@]}"; do check_text "$label" "$m" -r "$tmp/r.y4m" -d "$tmp/d.y4m"; done; fi
   done
 done
+# 16 bits (raw yuv): cambi's (v + 32) >> 6 and SpEED's / 256.
+for s in r d; do
+  vf=$([[ $s == d ]] && echo "-vf boxblur=2:1,noise=alls=6:allf=t" || true)
+  ffmpeg -nostdin -y -loglevel error -f lavfi -i "gradients=s=962x546:speed=0.01:rate=10" -frames:v 2 $vf -pix_fmt yuv420p16le -f rawvideo "$tmp/$s.yuv"
+done
+for f in cambi cambi=full_ref=true:eotf=pq speed_chroma speed_temporal; do
+  check_text "gradients yuv420p16le" "$f" -r "$tmp/r.yuv" -d "$tmp/d.yuv" -w 962 -h 546 -p 420 -b 16
+done
 # 1920x1080: cambi's high-resolution speed-up and the 1080p window.
 ffmpeg -nostdin -y -loglevel error -f lavfi -i "gradients=s=1920x1080:speed=0.01:rate=10" -frames:v 2 -pix_fmt yuv420p -f yuv4mpegpipe "$tmp/r.y4m"
 ffmpeg -nostdin -y -loglevel error -i "$tmp/r.y4m" -vf "boxblur=2:1" -pix_fmt yuv420p -f yuv4mpegpipe "$tmp/d.y4m"
