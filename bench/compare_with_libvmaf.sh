@@ -2,8 +2,11 @@
 # Runs vqtwin's CLI and libvmaf's `vmaf` CLI on the same y4m pairs, same features, same thread count,
 # and prints whole-process frames per second (best of N runs) and the ratio. The libvmaf binary is
 # yours to provide (this project never builds it). Inputs: the shared 576x324 pair, and ffmpeg
-# upscales of it to 1920x1080 and 3840x2160 (lanczos), made in a temporary folder.
-#   bench/compare_with_libvmaf.sh VMAF_BIN [VQTWIN_BIN] [SHARED_DIR]
+# upscales of it to 1920x1080 and 3840x2160 (lanczos), made in a temporary folder. FEATURES and SIZES
+# (space-separated) pick a subset: features psnr float_ssim float_motion vmaf cambi speed_chroma
+# speed_temporal vmaf_v1.0.16 (the VMAF v1.0.16_3d0h model: cambi, speed_chroma, integer ADM and motion);
+# sizes sd fhd uhd.
+#   [FEATURES="cambi"] [SIZES="uhd"] [RUNS=3] bench/compare_with_libvmaf.sh VMAF_BIN [VQTWIN_BIN] [SHARED_DIR]
 set -euo pipefail
 vmaf=${1:?usage: compare_with_libvmaf.sh VMAF_BIN [VQTWIN_BIN] [SHARED_DIR]}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,11 +32,13 @@ best() {  # best wall time in seconds of $runs runs of "$@"
 }
 
 printf '%-14s %-6s %-3s %12s %12s %7s\n' feature size thr vqtwin_fps libvmaf_fps ratio
-for size in sd fhd uhd; do
+for size in ${SIZES:-sd fhd uhd}; do
   r=$tmp/${size}_ref.y4m d=$tmp/${size}_dist.y4m n=${frames[$size]}
-  for feat in psnr float_ssim float_motion vmaf; do
+  for feat in ${FEATURES:-psnr float_ssim float_motion vmaf cambi speed_chroma speed_temporal vmaf_v1.0.16}; do
     if [[ $feat == vmaf ]]; then
       ours=(--model version=vmaf_v0.6.1) theirs=(--model path="$shared/models/vmaf_v0.6.1.json")
+    elif [[ $feat == vmaf_v1.0.16 ]]; then
+      ours=(--model version=vmaf_v1.0.16_3d0h) theirs=(--model path="$shared/models/vmaf_v1.0.16_3d0h.json")
     else
       ours=(--no_prediction --feature "$feat") theirs=(--no_prediction --feature "$feat")
     fi

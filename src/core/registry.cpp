@@ -20,6 +20,9 @@ extern const ExtractorInfo kFloatAdmInfo;
 extern const ExtractorInfo kFloatPsnrInfo;
 extern const ExtractorInfo kFloatMotionInfo;
 extern const ExtractorInfo kIntegerMotionInfo;
+extern const ExtractorInfo kCambiInfo;
+extern const ExtractorInfo kSpeedChromaInfo;
+extern const ExtractorInfo kSpeedTemporalInfo;
 
 namespace {
 const ExtractorInfo* const kAll[] = {
@@ -34,6 +37,9 @@ const ExtractorInfo* const kAll[] = {
     &kFloatPsnrInfo,
     &kFloatMotionInfo,
     &kIntegerMotionInfo,
+    &kCambiInfo,
+    &kSpeedChromaInfo,
+    &kSpeedTemporalInfo,
 };
 }  // namespace
 

@@ -13,7 +13,10 @@
 #   4. --subsample with aggregates and temporal state (libvmaf extracts every frame for TEMPORAL/PREV_REF
 #      extractors, writes every Nth);
 #   5. 0 against the largest sample value at 8, 10, 12 and 16 bits (raw yuv), every extractor; and 0 against
-#      65535 at 10 and 12 bits (out-of-range samples, which libvmaf accepts).
+#      65535 at 10 and 12 bits (out-of-range samples, which libvmaf accepts);
+#   6. cambi, speed_chroma and speed_temporal with option sets beyond the goldens' (EOTFs, encode and source
+#      sizes, speed-ups, contrast ranges, every speed prescale method and weighting), on larger pictures with
+#      smooth gradients (banding) and a 1920x1080 one, and the bootstrap and v1.0.16 models.
 # A run that both programs refuse counts as agreeing. Prints one line per run and a summary.
 # float_adm (and the float VMAF models) use the x86 rcpss instruction, whose approximation differs between
 # CPU vendors; vqtwin reproduces the AMD CPU of the goldens (docs/exactness.md), so on other CPUs compare
@@ -151,5 +154,46 @@ PY
       --feature psnr=enable_mse=true:enable_apsnr=true --feature float_motion=motion_add_uv=true
 done
 
+# 6. cambi, speed_*, models: one run per (input, feature text); the feature text is the same on both sides.
+check_text() {  # label, feature-or-model arguments (one word), then the input arguments
+  local label=$1 what=$2; shift 2
+  if [[ $what == version=* ]]; then run "$label" "$@" --model "$what"; else run "$label" "$@" --no_prediction --feature "$what"; fi
+}
+cambi_sets=(cambi cambi=full_ref=true cambi=eotf=pq:tvi_threshold=0.05 cambi=cambi_eotf=pq:max_log_contrast=5
+  cambi=max_log_contrast=0:window_size=15 cambi=enc_width=480:enc_height=270:full_ref=true
+  cambi=enc_bitdepth=10:topk=0.05 cambi=cambi_topk=1.0:cambi_vis_lum_threshold=10
+  cambi=src_width=800:src_height=452:full_ref=true cambi=cambi_max_val=0.5)
+speed_sets=(speed_chroma speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear
+  speed_chroma=speed_prescale=1.5:speed_prescale_method=bicubic speed_chroma=speed_prescale=0.7:speed_prescale_method=lanczos4
+  speed_chroma=speed_kernelscale=2.0:speed_weight_var_mode=3 speed_chroma=speed_weight_var_mode=1:speed_nn_floor=0.3
+  speed_chroma=speed_weight_var_mode=2 speed_chroma=speed_weight_var_mode=4 speed_chroma=speed_weight_var_mode=6:speed_sigma_nn=1.0
+  speed_temporal speed_temporal=speed_use_ref_diff=true speed_temporal=speed_prescale=0.5:speed_prescale_method=nearest
+  speed_temporal=speed_kernelscale=0.5)
+model_sets=(version=vmaf_b_v0.6.3 version=vmaf_float_b_v0.6.3 version=vmaf_v1.0.16_3d0h version=vmaf_v1.0.16_5d0h
+  version=vmaf_v1.0.16_3d0h_2160 version=vmaf_v1.0.16_hfr_1d5h_2160)
+for src in "gradients=s=962x546:c0=0x202040:c1=0x303868:x0=0:y0=0:x1=962:y1=546:speed=0.01:rate=10" \
+           "testsrc2=size=962x546:rate=10"; do
+  for pf in yuv420p yuv420p10le yuv422p12le yuv444p; do
+    ffmpeg -nostdin -y -loglevel error -f lavfi -i "$src" -frames:v 2 -pix_fmt $pf -strict -1 -f yuv4mpegpipe "$tmp/r.y4m"
+    ffmpeg -nostdin -y -loglevel error -i "$tmp/r.y4m" -vf "boxblur=2:1,noise=alls=6:allf=t" -pix_fmt $pf -strict -1 -f yuv4mpegpipe "$tmp/d.y4m"
+    label="${src%%=*} $pf"
+    for f in "${cambi_sets[@]}" "${speed_sets[@]}"; do check_text "$label" "$f" -r "$tmp/r.y4m" -d "$tmp/d.y4m"; done
+    if [[ $pf == yuv420p ]]; then for m in "${model_sets[@]}"; do check_text "$label" "$m" -r "$tmp/r.y4m" -d "$tmp/d.y4m"; done; fi
+  done
+done
+# 16 bits (raw yuv): cambi's (v + 32) >> 6 and SpEED's / 256.
+for s in r d; do
+  vf=$([[ $s == d ]] && echo "-vf boxblur=2:1,noise=alls=6:allf=t" || true)
+  ffmpeg -nostdin -y -loglevel error -f lavfi -i "gradients=s=962x546:speed=0.01:rate=10" -frames:v 2 $vf -pix_fmt yuv420p16le -f rawvideo "$tmp/$s.yuv"
+done
+for f in cambi cambi=full_ref=true:eotf=pq speed_chroma speed_temporal; do
+  check_text "gradients yuv420p16le" "$f" -r "$tmp/r.yuv" -d "$tmp/d.yuv" -w 962 -h 546 -p 420 -b 16
+done
+# 1920x1080: cambi's high-resolution speed-up and the 1080p window.
+ffmpeg -nostdin -y -loglevel error -f lavfi -i "gradients=s=1920x1080:speed=0.01:rate=10" -frames:v 2 -pix_fmt yuv420p -f yuv4mpegpipe "$tmp/r.y4m"
+ffmpeg -nostdin -y -loglevel error -i "$tmp/r.y4m" -vf "boxblur=2:1" -pix_fmt yuv420p -f yuv4mpegpipe "$tmp/d.y4m"
+for f in cambi cambi=cambi_high_res_speedup=1080 cambi=cambi_high_res_speedup=1440 speed_chroma speed_temporal version=vmaf_v1.0.16_1d5h_2160; do
+  check_text "gradients 1920x1080" "$f" -r "$tmp/r.y4m" -d "$tmp/d.y4m"
+done
 echo "$runs runs, $matched matched bit for bit (or both refused)"
 ((runs == matched))
