@@ -38,8 +38,14 @@ std::string describe_extractors() {
     out += std::string(e->name);
     for (auto n : e->other_names) out += " / " + std::string(n);
     out += "  [" + std::string(to_string(e->backend)) + (e->temporal ? ", temporal" : "") + "]\n";
-    if (!e->provided.empty()) {
+    const auto outputs = e->outputs.empty() ? e->provided : e->outputs;
+    if (!outputs.empty()) {
       out += "  outputs:";
+      for (auto p : outputs) out += " " + std::string(p);
+      out += "\n";
+    }
+    if (!e->outputs.empty()) {
+      out += "  a model requests it as:";
       for (auto p : e->provided) out += " " + std::string(p);
       out += "\n";
     }

@@ -16,6 +16,10 @@ extern const ExtractorInfo kFloatAdmInfo;
 extern const ExtractorInfo kFloatPsnrInfo;
 extern const ExtractorInfo kFloatMotionInfo;
 extern const ExtractorInfo kIntegerMotionInfo;
+extern const ExtractorInfo kCiedeInfo;
+extern const ExtractorInfo kPsnrHvsInfo;
+extern const ExtractorInfo kFloatAnsnrInfo;
+extern const ExtractorInfo kFloatMomentInfo;
 
 namespace {
 const ExtractorInfo* const kAll[] = {
@@ -30,6 +34,10 @@ const ExtractorInfo* const kAll[] = {
     &kFloatPsnrInfo,
     &kFloatMotionInfo,
     &kIntegerMotionInfo,
+    &kCiedeInfo,
+    &kPsnrHvsInfo,
+    &kFloatAnsnrInfo,
+    &kFloatMomentInfo,
 };
 }  // namespace
 

@@ -1,0 +1,71 @@
+// ciede, CPU reference (see math.hpp and README.md): the mean CIEDE2000 difference of the two pictures,
+// per pixel, on the luma grid, written as 45 - 20 log10(mean).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/extractor.hpp"
+#include "core/format_checks.hpp"
+#include "features/ciede/chroma_map.hpp"
+#include "features/ciede/math.hpp"
+#include "features/ciede/schema.hpp"
+#include "vqtwin/error.hpp"
+
+namespace vqtwin {
+namespace ciede {
+namespace {
+
+class CiedeCpu final : public Extractor {
+ public:
+  void init(const PictureFormat& f) override {
+    require_standard_bitdepth("ciede", f.bitdepth);
+    if (f.chroma == ChromaFormat::k400) throw Error("ciede: 4:0:0 pictures have no colour (libvmaf refuses them)");
+    map_ = ChromaMap(f);  // throws where libvmaf would read outside its chroma planes
+  }
+
+  void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
+    const PictureFormat& f = ref.format();
+    const double sum = f.bitdepth == 8 ? difference_sum<std::uint8_t>(ref, dist) : difference_sum<std::uint16_t>(ref, dist);
+    out.put(kOutputs[0], index, score_of(sum, unsigned(f.width) * unsigned(f.height)));
+  }
+
+ private:
+  template <class T>
+  double difference_sum(const Picture& ref, const Picture& dist) const {
+    const PictureFormat& f = ref.format();
+    const unsigned bpc = unsigned(f.bitdepth);
+    double sum = 0.;
+    for (int y = 0; y < f.height; ++y) {
+      const ChromaRow cr = map_.row(y);
+      const T* ry = ref.row<T>(0, y);
+      const T* dy = dist.row<T>(0, y);
+      for (int x = 0; x < f.width; ++x) {
+        const Lab a = to_lab(ry[x], map_.sample<T>(ref, 1, cr, x), map_.sample<T>(ref, 2, cr, x), bpc);
+        const Lab b = to_lab(dy[x], map_.sample<T>(dist, 1, cr, x), map_.sample<T>(dist, 2, cr, x), bpc);
+        sum += ciede2000(a, b);
+      }
+    }
+    return sum;
+  }
+
+  ChromaMap map_;
+};
+
+}  // namespace
+}  // namespace ciede
+
+extern const ExtractorInfo kCiedeInfo;
+const ExtractorInfo kCiedeInfo = {
+    .name = "ciede",
+    .other_names = {},
+    .backend = Backend::kCpu,
+    .options = ciede::kOptions,
+    .provided = ciede::kOutputs,
+    .temporal = false,
+    .cpu_twin_of = {},
+    .check_context = nullptr,
+    .create = [](const OptionValues&) -> std::unique_ptr<Extractor> { return std::make_unique<ciede::CiedeCpu>(); },
+};
+
+}  // namespace vqtwin

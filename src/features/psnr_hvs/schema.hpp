@@ -1,0 +1,16 @@
+#pragma once
+// psnr_hvs: options and outputs, declared once for the CPU reference and every twin.
+#include <array>
+#include <string_view>
+
+#include "core/options.hpp"
+
+namespace vqtwin::psnr_hvs {
+
+// libvmaf's psnr_hvs has no options.
+inline constexpr std::span<const OptionSpec> kOptions{};
+
+// Written per frame, in this order (libvmaf's provided list, which models may name).
+inline constexpr std::array<std::string_view, 4> kOutputs = {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"};
+
+}  // namespace vqtwin::psnr_hvs
