@@ -22,6 +22,10 @@ struct RunConfig {
   bool no_prediction = false;
   std::string backend = "cpu";  // cpu, cuda, auto
 
+  // The reference and the distorted video may differ in bit depth; both are then computed at the larger
+  // one, the other's samples shifted up (v << difference). Set by --aom_ctc v6.0 and v7.0.
+  bool common_bitdepth = false;
+
   unsigned threads = 1;
   unsigned subsample = 1;
   unsigned frame_cnt = 0;  // 0 = all
@@ -33,6 +37,12 @@ struct RunConfig {
   // One line per event the user should know of (e.g. a twin fell back to the CPU).
   std::function<void(const std::string&)> warn;
 };
+
+// The vmaf CLI's presets: `flag` is "aom_ctc" (versions v1.0 ... v7.0) or "nflx_ctc" (v1.0). Appends
+// the preset's models and features to `config` as libvmaf 3.2's CLI does where the flag appears on its
+// command line (so earlier --feature/--model texts come first; v7.0 replaces the first float_ssim
+// feature given so far). Throws vqtwin::Error for an unknown flag or version.
+void apply_preset(const std::string& flag, const std::string& version, RunConfig& config);
 
 // Runs to the end of the shorter input. Throws vqtwin::Error with a one-line message on bad
 // input or options; `out` then still holds every frame finished before the error (and the

@@ -13,6 +13,7 @@
 #include "core/registry.hpp"
 #include "dispatch/device.hpp"
 #include "dispatch/dispatch.hpp"
+#include "io/bitdepth_source.hpp"
 #include "io/picture_source.hpp"
 #include "models/model.hpp"
 #include "vqtwin/error.hpp"
@@ -90,6 +91,7 @@ class Engine {
     RawFormat raw{cfg_.width, cfg_.height, cfg_.pixel_format, cfg_.bitdepth};
     ref_ = open_picture_source(cfg_.reference, raw);
     dist_ = open_picture_source(cfg_.distorted, raw);
+    if (cfg_.common_bitdepth) match_bitdepths();
     if (ref_->format() != dist_->format())
       throw Error("reference " + ref_->format().describe() + " and distorted " + dist_->format().describe() +
                   " pictures differ in size or format");
@@ -143,14 +145,28 @@ class Engine {
     contexts_.push_back(std::move(c));
   }
 
+  // --aom_ctc v6.0+: inputs that differ only in bit depth are both read at the larger one. (libvmaf 3.2's
+  // CLI allocates both at the larger depth but then reads the other y4m file with the larger sample size,
+  // misreading it; docs/exactness.md.)
+  void match_bitdepths() {
+    PictureFormat a = ref_->format(), b = dist_->format();
+    if (a.bitdepth == b.bitdepth) return;
+    const int depth = std::max(a.bitdepth, b.bitdepth);
+    a.bitdepth = b.bitdepth = depth;
+    if (a != b) return;  // they differ in more than depth: reported below
+    if (ref_->format().bitdepth < depth) ref_ = widen_bitdepth(std::move(ref_), depth);
+    else dist_ = widen_bitdepth(std::move(dist_), depth);
+  }
+
+  // libvmaf's CLI registers the models' extractors first, then the --feature ones (which decides the
+  // output order of extractors that run side by side). As there, VMAF (vmaf_v0.6.1, built in) is added
+  // when no model is given and --no_prediction is not.
   void register_contexts() {
-    for (const std::string& f : cfg_.features) add_context(request_from_text(f));
+    std::vector<ContextRequest> features;  // parsed first: a typo is reported before any model is read
+    for (const std::string& f : cfg_.features) features.push_back(request_from_text(f));
     std::vector<std::string> model_texts = cfg_.models;
-    if (cfg_.features.empty() && model_texts.empty() && !cfg_.no_prediction) {
-      // Nothing asked for: VMAF (vmaf_v0.6.1 is built in), as the vmaf CLI does.
-      model_texts.push_back("version=vmaf_v0.6.1");
-    }
-    if (!cfg_.no_prediction || !model_texts.empty()) {
+    if (model_texts.empty() && !cfg_.no_prediction) model_texts.push_back("version=vmaf_v0.6.1");
+    if (!model_texts.empty()) {
       models_ = models::load_models(model_texts);
       for (const auto& m : models_)
         for (const auto& use : m->features()) {
@@ -160,6 +176,7 @@ class Engine {
         }
       if (cfg_.no_prediction) models_.clear();
     }
+    for (auto& f : features) add_context(std::move(f));
     if (contexts_.empty()) throw Error("nothing to compute: give --feature or --model");
   }
 

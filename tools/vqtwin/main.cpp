@@ -22,7 +22,23 @@ struct Cli {
   bool quiet = false;
   bool version = false;
   bool list = false;
+  std::vector<std::string> aom_ctc, nflx_ctc;
 };
+
+// --feature, --model and the presets that add to them, in command-line order (libvmaf's CLI applies a
+// preset where it appears: features and models given before it come first, and --aom_ctc v7.0 replaces
+// the first float_ssim given before it).
+void apply_in_order(const CLI::App& app, Cli& c, const std::vector<std::string>& features,
+                    const std::vector<std::string>& models) {
+  std::size_t nf = 0, nm = 0, na = 0, nn = 0;
+  for (const CLI::Option* o : app.parse_order()) {
+    const std::string name = o->get_name();
+    if (name == "--feature") c.run.features.push_back(features.at(nf++));
+    else if (name == "--model") c.run.models.push_back(models.at(nm++));
+    else if (name == "--aom_ctc") vqtwin::apply_preset("aom_ctc", c.aom_ctc.at(na++), c.run);
+    else if (name == "--nflx_ctc") vqtwin::apply_preset("nflx_ctc", c.nflx_ctc.at(nn++), c.run);
+  }
+}
 
 int parse_precision(const std::string& text) {
   if (text.empty()) return -1;
@@ -66,10 +82,14 @@ int main(int argc, char** argv) {
   app.add_option("-h,--height", c.run.height, "raw .yuv height")->check(CLI::PositiveNumber);
   app.add_option("-p,--pixel_format", c.run.pixel_format, "raw .yuv pixel format: 420, 422, 444, 400");
   app.add_option("-b,--bitdepth", c.run.bitdepth, "raw .yuv bit depth: 8, 10, 12, 16");
-  app.add_option("-m,--model", c.run.models,
+  std::vector<std::string> features, models;
+  app.add_option("-m,--model", models,
                  "model, colon-delimited: version=NAME (searched in $VQTWIN_MODEL_PATH, ...) or path=FILE, "
                  "name=OUTPUT, enable_transform=true; repeatable");
-  app.add_option("--feature", c.run.features, "feature NAME[=opt=value:opt=value]; repeatable");
+  app.add_option("--feature", features, "feature NAME[=opt=value:opt=value]; repeatable");
+  app.add_option("--aom_ctc", c.aom_ctc,
+                 "the AOM common test conditions' models and features: v1.0 ... v7.0 (as the vmaf CLI)");
+  app.add_option("--nflx_ctc", c.nflx_ctc, "Netflix's common test conditions' models and features: v1.0");
   app.add_option("-o,--output", c.output, "output file ('-' = standard output)");
   app.add_flag("--xml", c.xml, "write XML (the default)");
   app.add_flag("--json", c.json, "write JSON");
@@ -119,6 +139,7 @@ int main(int argc, char** argv) {
   try {
     if (c.run.reference.empty() || c.run.distorted.empty())
       throw vqtwin::Error("give --reference and --distorted (see --help)");
+    apply_in_order(app, c, features, models);
     out.precision = parse_precision(c.precision);
     for (const auto& p : c.pools) {
       auto pool = vqtwin::Pooling::parse(p);

@@ -72,6 +72,7 @@ const ExtractorInfo kPsnrInfo = {
     .options = psnr::kOptions,
     .provided = psnr::kProvided,
     .temporal = false,
+    .libvmaf_temporal = true,  // VMAF_FEATURE_EXTRACTOR_TEMPORAL in libvmaf (integer_psnr.c): sets the output order
     .cpu_twin_of = {},
     .check_context = nullptr,
     .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
