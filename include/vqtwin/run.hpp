@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "vqtwin/backend.hpp"
 #include "vqtwin/results.hpp"
 
 namespace vqtwin {
@@ -20,7 +21,8 @@ struct RunConfig {
   std::vector<std::string> features;  // "--feature" texts: "psnr", "float_ssim=enable_db=true:clip_db=true"
   std::vector<std::string> models;    // "--model" texts: "version=vmaf_v0.6.1", "path=x.json:name=foo"
   bool no_prediction = false;
-  std::string backend = "cpu";  // cpu, cuda, auto
+  Backend backend = Backend::kCpu;  // where extractors run (vqtwin/backend.hpp)
+  int gpu = 0;                      // the CUDA device index (--gpu N)
 
   // The reference and the distorted video may differ in bit depth; both are then computed at the larger
   // one, the other's samples shifted up (v << difference). Set by --aom_ctc v6.0 and v7.0.

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "vqtwin/backend.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/output.hpp"
 #include "vqtwin/run.hpp"
@@ -23,6 +24,7 @@ struct Cli {
   bool version = false;
   bool list = false;
   std::vector<std::string> aom_ctc, nflx_ctc;
+  std::string backend = "cpu";
 };
 
 // --feature, --model and the presets that add to them, in command-line order (libvmaf's CLI applies a
@@ -103,7 +105,10 @@ int main(int argc, char** argv) {
   app.add_flag("-n,--no_prediction", c.run.no_prediction, "features only, no model score");
   app.add_option("--precision", c.precision, "number format: N decimals (0..17) or max (%.17g, round-trip)");
   app.add_option("--pool", c.pools, "pooling methods written: min, max, mean, harmonic_mean, percN; repeatable");
-  app.add_option("--backend", c.run.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  app.add_option("--backend", c.backend, "where extractors run: cpu (the reference, default), cuda (the CUDA twins; "
+                 "the CPU for what has no twin, with a warning) or auto (cuda when a device is usable, else cpu)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  app.add_option("--gpu", c.run.gpu, "CUDA device index (default 0)")->check(CLI::NonNegativeNumber);
   app.add_flag("-q,--quiet", c.quiet, "no progress on stderr");
   app.add_flag("-v,--version", c.version, "print the version and exit");
   app.add_flag("--list", c.list, "list the extractors, their outputs and options, and exit");
@@ -141,6 +146,7 @@ int main(int argc, char** argv) {
       throw vqtwin::Error("give --reference and --distorted (see --help)");
     apply_in_order(app, c, features, models);
     out.precision = parse_precision(c.precision);
+    c.run.backend = *vqtwin::parse_backend(c.backend);  // CLI11 checked the text
     for (const auto& p : c.pools) {
       auto pool = vqtwin::Pooling::parse(p);
       if (!pool) throw vqtwin::Error("--pool: unknown method '" + p + "' (min, max, mean, harmonic_mean, percN)");

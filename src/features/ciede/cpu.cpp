@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/ciede/chroma_map.hpp"
 #include "features/ciede/lab_cache.hpp"
@@ -77,16 +78,6 @@ class CiedeCpu final : public Extractor {
 }  // namespace ciede
 
 extern const ExtractorInfo kCiedeInfo;
-const ExtractorInfo kCiedeInfo = {
-    .name = "ciede",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = ciede::kOptions,
-    .provided = ciede::kOutputs,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues&) -> std::unique_ptr<Extractor> { return std::make_unique<ciede::CiedeCpu>(); },
-};
+const ExtractorInfo kCiedeInfo = cpu_extractor<ciede::CiedeCpu>(ciede::kSpec);
 
 }  // namespace vqtwin

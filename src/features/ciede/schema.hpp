@@ -1,8 +1,9 @@
 #pragma once
-// ciede: options and outputs, declared once for the CPU reference and every twin.
+// ciede: identity (name, options, outputs), declared once for the CPU reference and every twin.
 #include <array>
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::ciede {
@@ -11,5 +12,14 @@ namespace vqtwin::ciede {
 inline constexpr std::span<const OptionSpec> kOptions{};
 
 inline constexpr std::array<std::string_view, 1> kOutputs = {"ciede2000"};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "ciede",
+    .other_names = {},
+    .options = kOptions,
+    .provided = kOutputs,
+    .temporal = false,
+};
 
 }  // namespace vqtwin::ciede

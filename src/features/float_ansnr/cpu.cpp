@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/float_ansnr/math.hpp"
 #include "features/float_ansnr/schema.hpp"
@@ -173,19 +174,6 @@ class FloatAnsnrCpu final : public Extractor {
 }  // namespace float_ansnr
 
 extern const ExtractorInfo kFloatAnsnrInfo;
-const ExtractorInfo kFloatAnsnrInfo = {
-    .name = "float_ansnr",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = float_ansnr::kOptions,
-    .provided = float_ansnr::kProvided,
-    .outputs = float_ansnr::kOutputs,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues&) -> std::unique_ptr<Extractor> {
-      return std::make_unique<float_ansnr::FloatAnsnrCpu>();
-    },
-};
+const ExtractorInfo kFloatAnsnrInfo = cpu_extractor<float_ansnr::FloatAnsnrCpu>(float_ansnr::kSpec);
 
 }  // namespace vqtwin

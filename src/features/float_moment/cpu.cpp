@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/float_moment/math.hpp"
 #include "features/float_moment/schema.hpp"
@@ -88,19 +89,6 @@ class FloatMomentCpu final : public Extractor {
 }  // namespace float_moment
 
 extern const ExtractorInfo kFloatMomentInfo;
-const ExtractorInfo kFloatMomentInfo = {
-    .name = "float_moment",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = float_moment::kOptions,
-    .provided = float_moment::kProvided,
-    .outputs = float_moment::kOutputs,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues&) -> std::unique_ptr<Extractor> {
-      return std::make_unique<float_moment::FloatMomentCpu>();
-    },
-};
+const ExtractorInfo kFloatMomentInfo = cpu_extractor<float_moment::FloatMomentCpu>(float_moment::kSpec);
 
 }  // namespace vqtwin

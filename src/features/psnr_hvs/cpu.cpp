@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/common/libvmaf_planes.hpp"
 #include "features/psnr_hvs/math.hpp"
@@ -119,18 +120,6 @@ class PsnrHvsCpu final : public Extractor {
 }  // namespace psnr_hvs
 
 extern const ExtractorInfo kPsnrHvsInfo;
-const ExtractorInfo kPsnrHvsInfo = {
-    .name = "psnr_hvs",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = psnr_hvs::kOptions,
-    .provided = psnr_hvs::kOutputs,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues&) -> std::unique_ptr<Extractor> {
-      return std::make_unique<psnr_hvs::PsnrHvsCpu>();
-    },
-};
+const ExtractorInfo kPsnrHvsInfo = cpu_extractor<psnr_hvs::PsnrHvsCpu>(psnr_hvs::kSpec);
 
 }  // namespace vqtwin
