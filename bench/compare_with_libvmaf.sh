@@ -48,7 +48,7 @@ for size in ${SIZES:-sd fhd uhd}; do
       b=$(best "$vmaf" -q -r "$r" -d "$d" "${theirs[@]}" --threads "$thr" --json -o /dev/null)
       awk -v f="$feat" -v s="$size" -v t="$thr" -v n="$n" -v a="$a" -v b="$b" \
         'BEGIN { if (a=="fail"||b=="fail") { printf "%-14s %-6s %-3s %12s %12s\n", f, s, t, a, b; exit }
-                 printf "%-14s %-6s %-3s %12.1f %12.1f %6.2fx\n", f, s, t, n/a, n/b, b/a }'
+                 printf "%-14s %-6s %-3s %12.4g %12.4g %6.2fx\n", f, s, t, n/a, n/b, b/a }'
     done
   done
 done
