@@ -57,6 +57,12 @@ struct RunConfig {
   std::function<void(const std::string&)> note;
 };
 
+// The vmaf CLI's presets: `flag` is "aom_ctc" (versions v1.0 ... v7.0) or "nflx_ctc" (v1.0). Appends
+// the preset's models and features to `config` as libvmaf 3.2's CLI does where the flag appears on its
+// command line (so earlier --feature/--model texts come first; v7.0 replaces the first float_ssim
+// feature given so far). Throws vqtwin::Error for an unknown flag or version.
+void apply_preset(const std::string& flag, const std::string& version, RunConfig& config);
+
 // Runs to the end of the shorter input. Throws vqtwin::Error with a one-line message on bad
 // input or options; `out` then still holds every frame finished before the error (and the
 // temporal features flushed over them), so the caller can write it.

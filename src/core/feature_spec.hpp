@@ -16,6 +16,9 @@ struct FeatureSpec {
   OptionSchema options;
   // Output base names a model may request (libvmaf's provided_features, in our short form).
   std::span<const std::string_view> provided;
+  // The names it writes, for --list, where they differ from `provided` (float_moment provides
+  // "float_moment" and writes float_moment_ref1st, ...); empty = `provided`.
+  std::span<const std::string_view> outputs;
   // Frames must be extracted one at a time, in order (state carried from frame to frame).
   bool temporal = false;
   // libvmaf flags it VMAF_FEATURE_EXTRACTOR_TEMPORAL (float_motion, psnr; not integer motion, which is

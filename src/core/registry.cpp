@@ -23,6 +23,10 @@ extern const ExtractorInfo kIntegerMotionInfo;
 extern const ExtractorInfo kCambiInfo;
 extern const ExtractorInfo kSpeedChromaInfo;
 extern const ExtractorInfo kSpeedTemporalInfo;
+extern const ExtractorInfo kCiedeInfo;
+extern const ExtractorInfo kPsnrHvsInfo;
+extern const ExtractorInfo kFloatAnsnrInfo;
+extern const ExtractorInfo kFloatMomentInfo;
 
 namespace {
 const ExtractorInfo* const kAll[] = {
@@ -40,6 +44,10 @@ const ExtractorInfo* const kAll[] = {
     &kCambiInfo,
     &kSpeedChromaInfo,
     &kSpeedTemporalInfo,
+    &kCiedeInfo,
+    &kPsnrHvsInfo,
+    &kFloatAnsnrInfo,
+    &kFloatMomentInfo,
 };
 }  // namespace
 

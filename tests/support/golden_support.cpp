@@ -147,18 +147,18 @@ std::pair<std::string, std::string> inputs_of(const std::string& pair) {
 void apply_args(const std::string& args, RunConfig& cfg) {
   std::istringstream in(args);
   std::string tok;
+  auto value = [&](const std::string& flag) {
+    std::string v;
+    if (!(in >> v)) throw Error("golden args: " + flag + " without a value");
+    return v;
+  };
   while (in >> tok) {
     if (tok == "--no_prediction") cfg.no_prediction = true;
-    else if (tok == "--feature") {
-      in >> tok;
-      cfg.features.push_back(tok);
-    } else if (tok == "--model") {
-      in >> tok;
-      cfg.models.push_back(tok);
-    } else if (tok == "--frame_cnt") {
-      in >> cfg.frame_cnt;
-      if (!in) throw Error("golden args: --frame_cnt needs a number");
-    } else throw Error("golden args: unexpected '" + tok + "'");
+    else if (tok == "--feature") cfg.features.push_back(value(tok));
+    else if (tok == "--model") cfg.models.push_back(value(tok));
+    else if (tok == "--frame_cnt") cfg.frame_cnt = unsigned(std::stoul(value(tok)));
+    else if (tok == "--aom_ctc" || tok == "--nflx_ctc") apply_preset(tok.substr(2), value(tok), cfg);
+    else throw Error("golden args: unexpected '" + tok + "'");
   }
 }
 

@@ -17,6 +17,8 @@
 #   6. cambi, speed_chroma and speed_temporal with option sets beyond the goldens' (EOTFs, encode and source
 #      sizes, speed-ups, contrast ranges, every speed prescale method and weighting), on larger pictures with
 #      smooth gradients (banding) and a 1920x1080 one, and the bootstrap and v1.0.16 models.
+#   FEATURES="ciede psnr_hvs" PRESETS="" pick a subset of 1 (PRESETS="" for none; the presets are
+#   --aom_ctc v1.0 ... v7.0 and --nflx_ctc v1.0, run on every format of 1 but 16-bit).
 # A run that both programs refuse counts as agreeing. Prints one line per run and a summary.
 # float_adm (and the float VMAF models) use the x86 rcpss instruction, whose approximation differs between
 # CPU vendors; vqtwin reproduces the AMD CPU of the goldens (docs/exactness.md), so on other CPUs compare
@@ -26,7 +28,8 @@ set -uo pipefail
 vmaf=${1:?usage: sweep_vs_libvmaf.sh VMAF_BIN [VQTWIN_BIN]}
 vqtwin=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/tools/vqtwin/vqtwin}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-features=(psnr float_psnr float_ssim float_ms_ssim float_motion motion vif adm float_vif float_adm)
+read -r -a features <<< "${FEATURES:-psnr float_psnr float_ssim float_ms_ssim float_motion motion vif adm float_vif float_adm ciede psnr_hvs float_ansnr float_moment}"
+read -r -a presets <<< "${PRESETS-aom_ctc=v1.0 aom_ctc=v2.0 aom_ctc=v3.0 aom_ctc=v4.0 aom_ctc=v5.0 aom_ctc=v6.0 aom_ctc=v7.0 nflx_ctc=v1.0}"
 cat > "$tmp/cmp.py" <<'PY'
 import json, sys
 ours, theirs = (json.load(open(p)) for p in sys.argv[1:3])
@@ -91,6 +94,8 @@ for pf in yuv420p yuv420p10le yuv420p12le yuv422p10le yuv444p12le yuv420p16le; d
     every_feature "$pf (raw)" -r "$tmp/f.r.yuv" -d "$tmp/f.d.yuv" -w 198 -h 180 -p 420 -b 16
   else
     every_feature "$pf" -r "$tmp/f.r.y4m" -d "$tmp/f.d.y4m"
+    # The CTC presets (models and features together); psnr_hvs, in every AOM preset, stops at 12 bits.
+    for p in "${presets[@]}"; do run "$pf ${p/=/ }" -r "$tmp/f.r.y4m" -d "$tmp/f.d.y4m" --"${p%%=*}" "${p#*=}"; done
   fi
 done
 

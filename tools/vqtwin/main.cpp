@@ -30,6 +30,7 @@ struct Cli {
   bool version = false;
   bool list = false;
   bool list_models = false;
+  std::vector<std::string> aom_ctc, nflx_ctc;
   std::string backend = "cpu";
 };
 
@@ -42,6 +43,21 @@ constexpr const char* kExamples = R"(Examples:
   vqtwin -r ref.mp4 -d dist.mp4 --sync auto              apply the time offset the first frames show
   vqtwin -r ref.yuv -d dist.yuv -w 1920 -h 1080 -p 420 -b 10 --no_prediction --feature psnr --csv -o out.csv
 Note: -h is --height, as in the vmaf CLI; help is --help.)";
+
+// --feature, --model and the presets that add to them, in command-line order (libvmaf's CLI applies a
+// preset where it appears: features and models given before it come first, and --aom_ctc v7.0 replaces
+// the first float_ssim given before it).
+void apply_in_order(const CLI::App& app, Cli& c, const std::vector<std::string>& features,
+                    const std::vector<std::string>& models) {
+  std::size_t nf = 0, nm = 0, na = 0, nn = 0;
+  for (const CLI::Option* o : app.parse_order()) {
+    const std::string name = o->get_name();
+    if (name == "--feature") c.run.features.push_back(features.at(nf++));
+    else if (name == "--model") c.run.models.push_back(models.at(nm++));
+    else if (name == "--aom_ctc") vqtwin::apply_preset("aom_ctc", c.aom_ctc.at(na++), c.run);
+    else if (name == "--nflx_ctc") vqtwin::apply_preset("nflx_ctc", c.nflx_ctc.at(nn++), c.run);
+  }
+}
 
 // A whole number for option `name` in [min, max], or an error in our words.
 unsigned long long parse_number(const std::string& name, const std::string& text, unsigned long long min,
@@ -176,11 +192,15 @@ int main(int argc, char** argv) {
   app.add_option("-h,--height", c.height, "raw .yuv height (-h is not help: use --help)");
   app.add_option("-p,--pixel_format", c.run.pixel_format, "raw .yuv pixel format: 420, 422, 444, 400");
   app.add_option("-b,--bitdepth", c.bitdepth, "raw .yuv bit depth: 8, 10, 12, 16");
-  app.add_option("-m,--model", c.run.models,
+  std::vector<std::string> features, models;
+  app.add_option("-m,--model", models,
                  "model, colon-delimited: version=NAME (built in, or NAME.json on the model path; see "
                  "--list-models) or path=FILE, name=OUTPUT, enable_transform=true; repeatable. Default: "
                  "version=vmaf_v0.6.1 unless --no_prediction");
-  app.add_option("--feature", c.run.features, "feature NAME[=opt=value:opt=value]; repeatable");
+  app.add_option("--feature", features, "feature NAME[=opt=value:opt=value]; repeatable");
+  app.add_option("--aom_ctc", c.aom_ctc,
+                 "the AOM common test conditions' models and features: v1.0 ... v7.0 (as the vmaf CLI)");
+  app.add_option("--nflx_ctc", c.nflx_ctc, "Netflix's common test conditions' models and features: v1.0");
   app.add_option("-o,--output", c.output, "output file ('-' = standard output)");
   app.add_flag("--xml", c.xml, "write XML (the default with -o; to standard output without -o)");
   app.add_flag("--json", c.json, "write JSON (to standard output without -o)");
@@ -264,6 +284,7 @@ int main(int argc, char** argv) {
       c.run.frame_skip_dist = unsigned(parse_number("--frame_skip_dist", c.frame_skip_dist, 0, 1u << 31));
     c.run.cpumask = parse_cpumask(c.cpumask);
     out.subsample = c.run.subsample;
+    apply_in_order(app, c, features, models);
     out.precision = parse_precision(c.precision);
     for (const auto& p : c.pools) {
       auto pool = vqtwin::Pooling::parse(p);
