@@ -7,9 +7,11 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "core/extractor.hpp"
+#include "core/quote.hpp"
 #include "core/registry.hpp"
 #include "dispatch/device.hpp"
 #include "dispatch/dispatch.hpp"
@@ -58,7 +60,7 @@ ContextRequest request_from_text(const std::string& text) {
   if (!info) {
     std::string known;
     for (const ExtractorInfo* e : all_extractors()) known += (known.empty() ? "" : ", ") + std::string(e->name);
-    throw Error("--feature: unknown feature '" + name + "' (known: " + known + ")");
+    throw Error("--feature: unknown feature " + quote(name) + " (known: " + known + ")");
   }
   OptionPairs pairs = eq == std::string::npos ? OptionPairs{} : split_option_string(text.substr(eq + 1), info->name);
   return {info, OptionValues(info->options, pairs, info->name), false};
@@ -83,13 +85,17 @@ class Engine {
   void run() {
     if (cfg_.threads == 0) throw Error("--threads must be at least 1");
     if (cfg_.subsample == 0) throw Error("--subsample must be at least 1");
+    if (cfg_.max_pixels < 1 || cfg_.max_pixels > kMaxPixelsLimit)
+      throw Error("--max_pixels must be 1.." + std::to_string(kMaxPixelsLimit) + ", not " +
+                  std::to_string(cfg_.max_pixels));
     const BackendChoice backend = parse_backend(cfg_.backend);
     register_contexts();
     if (cfg_.reference == "-" && cfg_.distorted == "-")
       throw Error("only one of --reference and --distorted can be standard input");
     RawFormat raw{cfg_.width, cfg_.height, cfg_.pixel_format, cfg_.bitdepth};
-    ref_ = open_picture_source(cfg_.reference, raw);
-    dist_ = open_picture_source(cfg_.distorted, raw);
+    const InputLimits limits{cfg_.max_pixels, cfg_.stop};
+    ref_ = open_picture_source(cfg_.reference, raw, limits);
+    dist_ = open_picture_source(cfg_.distorted, raw, limits);
     if (ref_->format() != dist_->format())
       throw Error("reference " + ref_->format().describe() + " and distorted " + dist_->format().describe() +
                   " pictures differ in size or format");
@@ -103,16 +109,12 @@ class Engine {
     resolve_and_init(backend);
 
     const auto t0 = std::chrono::steady_clock::now();
-    const unsigned n = std::max(1u, cfg_.threads);
-    std::vector<std::thread> workers;
-    for (unsigned i = 1; i < n; ++i) workers.emplace_back([this] { work(); });
-    work();
-    for (auto& t : workers) t.join();
+    run_workers(std::max(1u, cfg_.threads));
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out_.frames = frames_read_;
     out_.fps = secs > 0 ? frames_read_ / secs : 0;
 
-    // Flush what was computed (also after an input error: those frames' results stay valid).
+    // Flush what was computed (also after an input error or a stop: those frames' results stay valid).
     std::exception_ptr failure = failure_;
     if (frames_read_ > 0) {
       try {
@@ -126,7 +128,7 @@ class Engine {
       }
     }
     if (failure) std::rethrow_exception(failure);
-    if (frames_read_ == 0) throw Error("no frames to compare");
+    if (frames_read_ == 0 && !stop_requested()) throw Error("no frames to compare");
   }
 
  private:
@@ -155,7 +157,7 @@ class Engine {
       for (const auto& m : models_)
         for (const auto& use : m->features()) {
           const ExtractorInfo* info = find_extractor(use.extractor);
-          if (!info) throw Error("model " + m->name() + ": no extractor named '" + use.extractor + "'");
+          if (!info) throw Error("model " + m->name() + ": no extractor named " + quote(use.extractor));
           add_context({info, OptionValues(info->options, use.options, info->name), true});
         }
       if (cfg_.no_prediction) models_.clear();
@@ -173,9 +175,34 @@ class Engine {
     }
   }
 
-  // One worker: take the next frame pair, run every context on it, repeat.
+  bool stop_requested() const { return cfg_.stop && cfg_.stop->load(); }
+
+  // `n` workers, the calling thread being one. They wait on read_mutex_ until all have started; if
+  // one cannot be started (too many threads, no memory), the others stop before reading a frame and
+  // are joined, and the run fails with one message.
+  void run_workers(unsigned n) {
+    std::vector<std::thread> workers;
+    std::string start_error;
+    {
+      std::lock_guard lock(read_mutex_);
+      try {
+        workers.reserve(n - 1);
+        for (unsigned i = 1; i < n; ++i) workers.emplace_back([this] { work(); });
+      } catch (const std::exception& e) {
+        stop_ = true;
+        start_error = "--threads " + std::to_string(n) + ": could not start thread " +
+                      std::to_string(workers.size() + 2) + " (" + e.what() + "); use fewer threads";
+      }
+    }
+    if (start_error.empty()) work();
+    for (auto& t : workers) t.join();
+    if (!start_error.empty()) throw Error(start_error);
+  }
+
+  // One worker: take the next frame pair, run every context on it, repeat. Its pictures are
+  // allocated when it first gets a frame, so a worker that gets none allocates nothing.
   void work() {
-    Picture ref(format_), dist(format_);
+    Picture ref, dist;
     for (;;) {
       unsigned index;
       {
@@ -183,15 +210,14 @@ class Engine {
         if (stop_) return;
         if (cfg_.frame_cnt && frames_read_ >= cfg_.frame_cnt) return;
         try {
-          const bool a = ref_->read(ref);
-          const bool b = a && dist_->read(dist);
-          if (!a || !b) {
+          if (!read_pair(ref, dist)) {
             stop_ = true;
             return;
           }
         } catch (...) {
           stop_ = true;  // read_mutex_ is held here
-          if (!failure_) failure_ = std::current_exception();
+          // A read given up on a stop request is the stop, not an input error.
+          if (!failure_ && !stop_requested()) failure_ = std::current_exception();
           return;
         }
         index = frames_read_++;
@@ -205,6 +231,35 @@ class Engine {
       }
       const unsigned done = ++frames_done_;
       if (cfg_.progress) cfg_.progress(done);
+    }
+  }
+
+  // The next frame of both inputs (read_mutex_ held); false when the run stops here: a stop request,
+  // or the end of an input (then a length mismatch is reported).
+  bool read_pair(Picture& ref, Picture& dist) {
+    if (stop_requested()) return false;
+    const bool ref_more = ref_->more();
+    const bool dist_more = dist_->more();
+    if (!ref_more || !dist_more) {
+      if (ref_more != dist_more) report_length_mismatch(ref_more ? *dist_ : *ref_, ref_more ? *ref_ : *dist_);
+      return false;
+    }
+    if (ref.format() != format_) ref = Picture(format_);
+    if (dist.format() != format_) dist = Picture(format_);
+    return ref_->read(ref) && dist_->read(dist);
+  }
+
+  // One input ended while the other has frames left: a warning, or an error with --strict_length.
+  void report_length_mismatch(const PictureSource& ended, const PictureSource& longer) {
+    const auto left = longer.frames_left();
+    // The longer input's frame at this index was seen (more() said so), so it has at least one left.
+    const std::string total = left ? std::to_string(frames_read_ + *left) : "more";
+    const std::string text = ended.path() + " ended after " + std::to_string(frames_read_) + " frames, " +
+                             longer.path() + " has " + total + "; scored " + std::to_string(frames_read_);
+    if (cfg_.strict_length) {
+      if (!failure_) failure_ = std::make_exception_ptr(Error("inputs differ in length: " + text + " (--strict_length)"));
+    } else if (cfg_.warn) {
+      cfg_.warn(text);
     }
   }
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/quote.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
@@ -60,7 +61,7 @@ OptionValues::OptionValues(OptionSchema schema, const OptionPairs& given, std::s
     if (i == schema.size()) {
       std::string known;
       for (const auto& s : schema) known += (known.empty() ? "" : ", ") + std::string(s.name);
-      throw Error(std::string(owner) + ": unknown option '" + key + "'" +
+      throw Error(std::string(owner) + ": unknown option " + quote(key) +
                   (known.empty() ? " (it takes no options)" : " (known: " + known + ")"));
     }
     const OptionSpec& spec = schema[i];
@@ -72,15 +73,15 @@ OptionValues::OptionValues(OptionSchema schema, const OptionPairs& given, std::s
         else if (text == "false" || text == "0") v.number = 0;
         else
           throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' must be " +
-                      type_name(spec.type) + ", not '" + text + "'");
+                      type_name(spec.type) + ", not " + quote(text));
         break;
       case OptionType::kInt:
       case OptionType::kDouble:
         if (!parse_number(text, spec.type, v.number))
           throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' must be " +
-                      type_name(spec.type) + ", not '" + text + "'");
+                      type_name(spec.type) + ", not " + quote(text));
         if (v.number < spec.min || v.number > spec.max)
-          throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' = " + text +
+          throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' = " + printable(text, 40) +
                       " is out of range [" + fmt_g(spec.min) + ", " + fmt_g(spec.max) + "]");
         break;
       case OptionType::kString:
@@ -154,7 +155,7 @@ OptionPairs split_option_string(std::string_view text, std::string_view owner) {
     if (!item.empty()) {
       std::size_t eq = item.find('=');
       if (eq == std::string_view::npos || eq == 0)
-        throw Error(std::string(owner) + ": option '" + std::string(item) + "' is not of the form key=value");
+        throw Error(std::string(owner) + ": option " + quote(item) + " is not of the form key=value");
       out.emplace_back(std::string(item.substr(0, eq)), std::string(item.substr(eq + 1)));
     }
     pos = end + 1;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/quote.hpp"
 #include "models/model_file.hpp"
 #include "vqtwin/error.hpp"
 
@@ -17,7 +18,7 @@ class Reader {
   explicit Reader(std::string_view source) : source_(source) {}
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw Error("model '" + std::string(source_) + "': " + what);
+    throw Error("model " + quote(source_, 240) + ": " + what);
   }
 
   const Json& member(const Json& obj, const char* key, const char* where) const {
@@ -64,9 +65,9 @@ OptionPairs read_options(const Reader& r, const Json& dict, const std::string& w
     const Json& v = it.value();
     std::string text;
     if (v.is_boolean()) text = v.get<bool>() ? "true" : "false";
-    else if (v.is_number()) text = normalised_number(r.number(v, where + "." + it.key()));
+    else if (v.is_number()) text = normalised_number(r.number(v, where + "." + printable(it.key(), 40)));
     else if (v.is_string()) text = v.get<std::string>();
-    else r.fail(where + "." + it.key() + " must be a number, a boolean or a string");
+    else r.fail(where + "." + printable(it.key(), 40) + " must be a number, a boolean or a string");
     out.emplace_back(it.key(), std::move(text));
   }
   return out;
@@ -111,7 +112,7 @@ ScoreTransform read_transform(const Reader& r, const Json& t) {
   return out;
 }
 
-ModelFile read_model(const Reader& r, const Json& doc) {
+ModelFile read_model(const Reader& r, const Json& doc, const FeatureNameCheck& check) {
   if (!doc.is_object()) r.fail("not a VMAF model (the JSON is not an object)");
   auto md = doc.find("model_dict");
   if (md == doc.end()) {
@@ -125,16 +126,21 @@ ModelFile read_model(const Reader& r, const Json& doc) {
   if (!type.is_string()) r.fail("model_type must be a string");
   const std::string type_name = type.get<std::string>();
   if (type_name == "BOOTSTRAP_LIBSVMNUSVR" || type_name == "RESIDUEBOOTSTRAP_LIBSVMNUSVR")
-    r.fail("model_type " + type_name + " (bootstrap models) is not supported");
-  if (type_name != "LIBSVMNUSVR") r.fail("unknown model_type '" + type_name + "' (expected LIBSVMNUSVR)");
+    r.fail("model_type " + type_name + " (bootstrap models) is not supported");  // one of two known names
+  if (type_name != "LIBSVMNUSVR") r.fail("unknown model_type " + quote(type_name) + " (expected LIBSVMNUSVR)");
 
   if (md->contains("chroma_correction_parameter")) r.fail("chroma_correction_parameter is not supported");
 
   const Json& names = r.member(*md, "feature_names", "model_dict");
   if (!names.is_array() || names.empty()) r.fail("feature_names must be a non-empty array of names");
+  // Sizes and names first: nothing is built from a list of 100000 made-up names.
+  if (names.size() > kMaxModelFeatures)
+    r.fail("feature_names has " + std::to_string(names.size()) + " entries (at most " +
+           std::to_string(kMaxModelFeatures) + ")");
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (!names[i].is_string() || names[i].get<std::string>().empty())
       r.fail("feature_names[" + std::to_string(i) + "] must be a non-empty string");
+    if (check) check(i, names[i].get<std::string>());
     m.features.push_back({names[i].get<std::string>(), {}});
   }
   const std::size_t n = m.features.size();
@@ -152,7 +158,7 @@ ModelFile read_model(const Reader& r, const Json& doc) {
   if (!norm.is_string()) r.fail("norm_type must be a string");
   if (norm.get<std::string>() == "linear_rescale") m.linear_rescale = true;
   else if (norm.get<std::string>() != "none")
-    r.fail("unknown norm_type '" + norm.get<std::string>() + "' (expected linear_rescale or none)");
+    r.fail("unknown norm_type " + quote(norm.get<std::string>()) + " (expected linear_rescale or none)");
 
   auto slopes = md->find("slopes");
   auto intercepts = md->find("intercepts");
@@ -196,21 +202,35 @@ ModelFile read_model(const Reader& r, const Json& doc) {
 
 }  // namespace
 
-ModelFile parse_model_file(std::string_view bytes, std::string_view source) {
+ModelFile parse_model_file(std::string_view bytes, std::string_view source, const FeatureNameCheck& check) {
   const Reader r(source);
+  if (bytes.size() > kMaxModelBytes)
+    r.fail("is " + std::to_string(bytes.size()) + " bytes (a model is at most " + std::to_string(kMaxModelBytes) + ")");
   Json doc;
+  bool too_deep = false;
   try {
-    doc = Json::parse(bytes.begin(), bytes.end());
+    // Models nest 4 levels; a document nested deeper is refused while it is parsed.
+    doc = Json::parse(bytes.begin(), bytes.end(), [&](int depth, Json::parse_event_t, Json&) {
+      if (depth > kMaxJsonDepth) {
+        too_deep = true;
+        throw Error("too deep");
+      }
+      return true;
+    });
   } catch (const Json::exception& e) {
     // "[json.exception.parse_error.101] parse error at line 3, column 7: ..." -> from "parse error".
+    // The text quotes the bytes read last: printable, bounded.
     std::string what = e.what();
     if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
-    r.fail("not valid JSON (" + what + ")");
+    r.fail("not valid JSON (" + printable(what, 160) + ")");
+  } catch (const Error&) {
+    if (!too_deep) throw;
+    r.fail("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   }
   try {
-    return read_model(r, doc);
+    return read_model(r, doc, check);
   } catch (const Json::exception& e) {
-    r.fail(std::string("unexpected content (") + e.what() + ")");  // a type check missed above
+    r.fail("unexpected content (" + printable(e.what(), 160) + ")");  // a type check missed above
   }
 }
 

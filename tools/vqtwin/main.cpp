@@ -7,6 +7,9 @@
 #include <cstring>
 #include <string>
 
+#include "core/quote.hpp"
+#include "output_file.hpp"
+#include "signals.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/output.hpp"
 #include "vqtwin/run.hpp"
@@ -24,12 +27,18 @@ struct Cli {
   bool list = false;
 };
 
+// Every error line goes through here: one line, printable, bounded (its parts are bounded where they
+// are made; this is the last guard).
+void print_error(const std::string& message) {
+  std::fprintf(stderr, "vqtwin: error: %s\n", vqtwin::printable(message, 2000).c_str());
+}
+
 int parse_precision(const std::string& text) {
   if (text.empty()) return -1;
   if (text == "max") return vqtwin::OutputOptions::kMaxPrecision;
   char* end = nullptr;
   long v = std::strtol(text.c_str(), &end, 10);
-  if (*end || v < 0 || v > 17) throw vqtwin::Error("--precision must be 0..17 or max, not '" + text + "'");
+  if (*end || v < 0 || v > 17) throw vqtwin::Error("--precision must be 0..17 or max, not " + vqtwin::quote(text));
   return int(v);
 }
 
@@ -45,17 +54,18 @@ void report_peak_memory() {
   std::fclose(f);
 }
 
-void print_summary(const vqtwin::Results& r) {
+void print_summary(std::FILE* f, const vqtwin::Results& r) {
   for (const auto& name : r.names())
     if (auto v = r.pooled(name, {vqtwin::PoolMethod::kMean}))
-      std::printf("%s: %s\n", name.c_str(), vqtwin::format_number(*v, -1).c_str());
+      std::fprintf(f, "%s: %s\n", name.c_str(), vqtwin::format_number(*v, -1).c_str());
   for (const auto& [name, v] : r.aggregates())
-    std::printf("%s: %s\n", name.c_str(), vqtwin::format_number(v, -1).c_str());
+    std::fprintf(f, "%s: %s\n", name.c_str(), vqtwin::format_number(v, -1).c_str());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  vqtwin_cli::guard_standard_descriptors();
   Cli c;
   CLI::App app{"vqtwin: VMAF, PSNR, SSIM and motion, the numbers of libvmaf, on the CPU and on GPUs", "vqtwin"};
   app.set_help_flag("--help", "print this help and exit");  // -h is --height, as in the vmaf CLI
@@ -80,6 +90,10 @@ int main(int argc, char** argv) {
   app.add_option("--frame_cnt", c.run.frame_cnt, "at most N frames");
   app.add_option("--frame_skip_ref", c.run.frame_skip_ref, "skip the first N reference frames");
   app.add_option("--frame_skip_dist", c.run.frame_skip_dist, "skip the first N distorted frames");
+  app.add_flag("--strict_length", c.run.strict_length,
+               "inputs of different lengths are an error (default: a warning; the common frames are scored)");
+  app.add_option("--max_pixels", c.run.max_pixels,
+                 "largest picture accepted, in pixels per frame (default 67108864 = 8192x8192, at most 268435456)");
   app.add_flag("-n,--no_prediction", c.run.no_prediction, "features only, no model score");
   app.add_option("--precision", c.precision, "number format: N decimals (0..17) or max (%.17g, round-trip)");
   app.add_option("--pool", c.pools, "pooling methods written: min, max, mean, harmonic_mean, percN; repeatable");
@@ -92,15 +106,19 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "vqtwin: error: %s (see --help)\n", e.what());
+    print_error(std::string(e.what()) + " (see --help)");
     return 2;
   }
-  if (c.list) {
-    std::fputs(vqtwin::describe_extractors().c_str(), stdout);
-    return 0;
-  }
-  if (c.version) {
-    std::printf("vqtwin %s\n", vqtwin::version());
+  if (c.list || c.version) {
+    try {
+      vqtwin_cli::write_stdout([&](std::FILE* f) {
+        if (c.list) std::fputs(vqtwin::describe_extractors().c_str(), f);
+        else std::fprintf(f, "vqtwin %s\n", vqtwin::version());
+      });
+    } catch (const vqtwin::Error& e) {
+      print_error(e.what());
+      return 1;
+    }
     return 0;
   }
 
@@ -109,7 +127,7 @@ int main(int argc, char** argv) {
   out.version = std::string("vqtwin ") + vqtwin::version();
   const int n_formats = int(c.xml) + int(c.json) + int(c.csv) + int(c.sub);
   if (n_formats > 1) {
-    std::fprintf(stderr, "vqtwin: error: give at most one of --xml, --json, --csv, --sub\n");
+    print_error("give at most one of --xml, --json, --csv, --sub");
     return 2;
   }
   out.format = c.json ? vqtwin::OutputFormat::kJson
@@ -122,12 +140,21 @@ int main(int argc, char** argv) {
     out.precision = parse_precision(c.precision);
     for (const auto& p : c.pools) {
       auto pool = vqtwin::Pooling::parse(p);
-      if (!pool) throw vqtwin::Error("--pool: unknown method '" + p + "' (min, max, mean, harmonic_mean, percN)");
+      if (!pool) throw vqtwin::Error("--pool: unknown method " + vqtwin::quote(p) + " (min, max, mean, harmonic_mean, percN)");
       out.pools.push_back(*pool);
     }
   } catch (const vqtwin::Error& e) {
-    std::fprintf(stderr, "vqtwin: error: %s\n", e.what());
+    print_error(e.what());
     return 2;
+  }
+
+  // The output is opened before the run: a path that cannot be written fails before any work.
+  std::unique_ptr<vqtwin_cli::OutputFile> output;
+  try {
+    if (!c.output.empty()) output = std::make_unique<vqtwin_cli::OutputFile>(c.output);
+  } catch (const vqtwin::Error& e) {
+    print_error(e.what());
+    return 1;
   }
 
   const bool show_progress = !c.quiet && isatty(STDERR_FILENO);
@@ -138,39 +165,49 @@ int main(int argc, char** argv) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::fprintf(stderr, "\r%u frames, %.1f fps ", done, s > 0 ? done / s : 0.0);
     };
-  c.run.warn = [](const std::string& line) { std::fprintf(stderr, "vqtwin: warning: %s\n", line.c_str()); };
+  c.run.warn = [](const std::string& line) {
+    std::fprintf(stderr, "vqtwin: warning: %s\n", vqtwin::printable(line, 2000).c_str());
+  };
+  c.run.stop = vqtwin_cli::install_stop_signals();
 
   vqtwin::Results results;
   int status = 0;
+  std::string error;
   try {
     vqtwin::run(c.run, results);
   } catch (const vqtwin::Error& e) {
-    if (show_progress) std::fprintf(stderr, "\n");
-    std::fprintf(stderr, "vqtwin: error: %s\n", e.what());
-    status = 1;
+    error = e.what();
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "vqtwin: error: out of memory\n");
+    error = "out of memory";
+  } catch (const std::exception& e) {
+    error = std::string("internal error: ") + e.what();
+  }
+  if (show_progress) std::fprintf(stderr, "\n");
+  const int sig = vqtwin_cli::received_signal();
+  if (sig) {
+    // An error caused by the stop itself (an interrupted open or read) is not reported.
+    std::fprintf(stderr, "vqtwin: interrupted by %s: %s\n", vqtwin_cli::signal_name(sig),
+                 results.frame_count() > 0
+                     ? ("writing the " + std::to_string(results.frame_count()) + " frames scored").c_str()
+                     : "no frame was scored");
+  } else if (!error.empty()) {
+    print_error(error);
     status = 1;
   }
-  if (show_progress && status == 0) std::fprintf(stderr, "\n");
 
-  // Frames computed before an error are still written.
-  if (results.frame_count() > 0) {
-    if (!c.output.empty()) {
-      std::FILE* f = c.output == "-" ? stdout : std::fopen(c.output.c_str(), "w");
-      if (!f) {
-        std::fprintf(stderr, "vqtwin: error: %s: cannot write (%s)\n", c.output.c_str(), std::strerror(errno));
-        return 1;
-      }
-      vqtwin::write_output(f, results, out);
-      if (f != stdout && std::fclose(f) != 0) {
-        std::fprintf(stderr, "vqtwin: error: %s: write failed\n", c.output.c_str());
-        return 1;
-      }
-    } else {
-      print_summary(results);
+  // Frames computed before an error or a stop are still written.
+  try {
+    if (results.frame_count() > 0) {
+      if (output) output->write([&](std::FILE* f) { vqtwin::write_output(f, results, out); });
+      else vqtwin_cli::write_stdout([&](std::FILE* f) { print_summary(f, results); });
+    } else if (output) {
+      output->abandon();
     }
+  } catch (const vqtwin::Error& e) {
+    print_error(e.what());
+    status = 1;
   }
   report_peak_memory();
+  if (const int s = vqtwin_cli::received_signal()) return 128 + s;
   return status;
 }
