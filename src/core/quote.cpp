@@ -33,7 +33,6 @@ std::string escape(std::string_view s, std::size_t max, std::size_t& used) {
   while (i < s.size() && out.size() < max) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c < 0x7F) {
-      if (c == '\\') out += '\\';
       out += char(c);
       ++i;
     } else if (const std::size_t n = c >= 0x80 ? utf8_sequence(s, i) : 0) {

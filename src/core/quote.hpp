@@ -8,8 +8,9 @@
 
 namespace vqtwin {
 
-// `s` with control bytes (C0, DEL, C1) and bytes that are not valid UTF-8 written as \xNN (a backslash
-// as \\), cut after about `max` bytes of output: then "... (N bytes)" follows, N the input's length.
+// `s` with control bytes (C0, DEL, C1) and bytes that are not valid UTF-8 written as \xNN, cut after
+// about `max` bytes of output: then "... (N bytes)" follows, N the input's length. Applying it twice
+// changes nothing more (the CLI applies it again to whole lines as a last guard).
 std::string printable(std::string_view s, std::size_t max = 80);
 
 // printable() between single quotes: 'value'.
