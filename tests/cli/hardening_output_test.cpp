@@ -34,7 +34,7 @@ TEST_F(Hardened, ModelInputIsBounded) {
   expect_one_error(o, "model '/dev/zero': is not a regular file");
   const std::string fifo = path("model.fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  o = sh(pair() + "--model path=" + fifo, "(sleep 15 > " + fifo + " &)");
+  o = sh(pair() + "--model path=" + fifo);  // no writer: opening it must not block either
   expect_one_error(o, "is not a regular file");
   EXPECT_LT(o.seconds, 20);
   const std::string huge = write("huge.json", "{");

@@ -99,8 +99,9 @@ void option_seeds(const fs::path& dir) {
       std::string s;
       s += char(e);
       s += char(n % 16);                  // format: chroma, depth
-      s += char(t % 3 == 2 ? 0x80 : 40);  // width: the multi-scale range now and then
-      s += char(t % 3 == 2 ? 0x80 : 33);
+      const bool large = t % 8 == 7 || t + 1 == texts.size();  // the multi-scale range too (fuzz_options.cpp)
+      s += char(large ? 0xC0 : 40);
+      s += char(large ? 0xC0 : 33);
       s += texts[t];
       s += '\0';
       s += pattern(512, n);
