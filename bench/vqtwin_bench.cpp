@@ -32,10 +32,15 @@ struct Size {
   unsigned frames;  // frames in the CLI's input files
 };
 
+std::vector<std::string> every_cpu_extractor() {
+  std::vector<std::string> names;
+  for (const ExtractorInfo* e : cpu_extractors()) names.emplace_back(e->name);
+  return names;
+}
+
 struct Args {
   std::vector<Size> sizes{{576, 324, 96}, {1920, 1080, 24}, {3840, 2160, 8}};
-  std::vector<std::string> features{"psnr",  "float_psnr", "float_ssim", "float_ms_ssim", "integer_ssim",
-                                    "float_motion", "vif", "adm", "motion", "float_vif", "float_adm"};
+  std::vector<std::string> features = every_cpu_extractor();  // the registry's list, or --features
   std::string cli;        // path of the vqtwin binary; empty = skip CLI figures
   std::string model_dir;  // folder with vmaf_v0.6.1.json; empty = skip VMAF
   double min_seconds = 0.6;
@@ -72,10 +77,10 @@ void fill(Picture& ref, Picture& dist, int f) {
 // Extraction alone: `threads` workers over a ring of preloaded frames (temporal extractors: one).
 double extract_fps(const ExtractorInfo& info, const std::vector<Picture>& refs, const std::vector<Picture>& dists,
                    unsigned threads, double min_seconds) {
-  OptionValues opts(info.options, {}, info.name);
+  OptionValues opts(info.spec->options, {}, info.name);
   auto ex = info.create(opts);
   ex->init(refs[0].format());
-  if (info.temporal) threads = 1;
+  if (info.spec->temporal) threads = 1;
   std::atomic<unsigned> next{0};
   std::atomic<bool> stop{false};
   NullSink sinks[64];

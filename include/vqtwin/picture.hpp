@@ -38,7 +38,13 @@ class Picture {
   static constexpr std::size_t kAlignment = 64;
 
   Picture() = default;
+  // Owns zeroed, aligned memory.
   explicit Picture(const PictureFormat& format);
+  // Lays the planes out in `memory` the caller provides and keeps owning (e.g. pinned host memory a
+  // device can copy from): at least storage_bytes(format) bytes, kAlignment-aligned, outliving the
+  // picture. Its contents are left as they are.
+  Picture(const PictureFormat& format, void* memory);
+  static std::size_t storage_bytes(const PictureFormat& format);
 
   const PictureFormat& format() const { return format_; }
   int width(int p) const { return format_.plane_width(p); }
@@ -55,11 +61,12 @@ class Picture {
   const T* row(int p, int y) const { return static_cast<const T*>(planes_[p]) + y * stride_[p]; }
 
  private:
-  struct Free {
-    void operator()(void* ptr) const;
-  };
+  // std::free for memory the picture allocated, a no-op for memory the caller provided.
+  using Release = void (*)(void*);
+  static void release_nothing(void*) {}
+  static std::size_t layout(const PictureFormat& format, std::ptrdiff_t stride[3], std::size_t offsets[3]);
   PictureFormat format_{};
-  std::unique_ptr<void, Free> storage_;
+  std::unique_ptr<void, Release> storage_{nullptr, &release_nothing};
   void* planes_[3] = {nullptr, nullptr, nullptr};
   std::ptrdiff_t stride_[3] = {0, 0, 0};
 };

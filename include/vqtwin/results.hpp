@@ -53,6 +53,13 @@ class Results {
   std::optional<double> pooled(std::string_view name, const Pooling& how, unsigned subsample = 1) const;
   const std::vector<std::pair<std::string, double>>& aggregates() const { return aggregates_; }
 
+  // The receipt: which implementation computed each output name ("psnr_cuda", "float_ssim (cpu
+  // fallback)"), in first-recorded order. Writers print it when `show_receipt` is set (a device
+  // backend was requested or a twin named), so --backend cpu output stays libvmaf's byte for byte.
+  void record_implementation(std::string_view name, std::string_view implementation);
+  std::vector<std::pair<std::string, std::string>> receipt() const;
+  bool show_receipt = false;
+
   // Metadata for the writers. `frames` = pictures read (the pooling range); 0 = frame_count().
   unsigned frames = 0;
   double fps = 0;
@@ -68,6 +75,7 @@ class Results {
   mutable std::mutex mutex_;
   std::unordered_map<std::string, Series> series_;
   std::vector<std::pair<std::string, double>> aggregates_;
+  std::vector<std::pair<std::string, std::string>> receipt_;
 };
 
 }  // namespace vqtwin

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "vqtwin/backend.hpp"
 #include "vqtwin/results.hpp"
 
 namespace vqtwin {
@@ -22,7 +23,8 @@ struct RunConfig {
   std::vector<std::string> features;  // "--feature" texts: "psnr", "float_ssim=enable_db=true:clip_db=true"
   std::vector<std::string> models;    // "--model" texts: "version=vmaf_v0.6.1", "path=x.json:name=foo"
   bool no_prediction = false;
-  std::string backend = "cpu";  // cpu, cuda, auto
+  Backend backend = Backend::kCpu;  // where extractors run (vqtwin/backend.hpp)
+  int gpu = 0;                      // the CUDA device index (--gpu N)
 
   unsigned threads = 1;
   unsigned subsample = 1;

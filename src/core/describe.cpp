@@ -36,15 +36,15 @@ std::string describe_extractors() {
   std::string out;
   for (const ExtractorInfo* e : all_extractors()) {
     out += std::string(e->name);
-    for (auto n : e->other_names) out += " / " + std::string(n);
-    out += "  [" + std::string(to_string(e->backend)) + (e->temporal ? ", temporal" : "") + "]\n";
-    if (!e->provided.empty()) {
+    for (auto n : e->spec->other_names) out += " / " + std::string(n);
+    out += "  [" + std::string(to_string(e->backend)) + (e->spec->temporal ? ", temporal" : "") + "]\n";
+    if (!e->spec->provided.empty()) {
       out += "  outputs:";
-      for (auto p : e->provided) out += " " + std::string(p);
+      for (auto p : e->spec->provided) out += " " + std::string(p);
       out += "\n";
     }
-    if (e->options.empty()) out += "  no options\n";
-    for (const OptionSpec& o : e->options) out += describe_option(o);
+    if (e->spec->options.empty()) out += "  no options\n";
+    for (const OptionSpec& o : e->spec->options) out += describe_option(o);
   }
   return out;
 }

@@ -7,13 +7,14 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "core/extractor.hpp"
 #include "core/quote.hpp"
 #include "core/registry.hpp"
-#include "dispatch/device.hpp"
+#include "backends/device.hpp"
 #include "dispatch/dispatch.hpp"
 #include "io/picture_source.hpp"
 #include "models/model.hpp"
@@ -30,19 +31,25 @@ struct Context {
   ContextRequest request;
   const ExtractorInfo* info = nullptr;  // resolved
   std::unique_ptr<Extractor> extractor;
+  DeviceExtractor* device = nullptr;  // set when a device twin serves this context
   std::uint32_t index = 0;
-  // Temporal contexts take frames in order: `turn` is the next frame index they accept.
+  std::string receipt;  // the implementation, as the receipt names it
+  // Temporal contexts take frames in order: `turn` is the next frame index they accept (extract,
+  // or a twin's submit), `collect_turn` the next a twin collects.
   std::mutex mutex;
   std::condition_variable cv;
   unsigned turn = 0;
+  unsigned collect_turn = 0;
 };
 
 // Forwards one call's values to the results, stamped for libvmaf's output order.
 class ContextSink final : public FeatureSink {
  public:
-  ContextSink(Results& r, std::uint64_t step, std::uint32_t ctx) : results_(r), step_(step), ctx_(ctx) {}
+  ContextSink(Results& r, std::uint64_t step, const Context& c)
+      : results_(r), step_(step), ctx_(c.index), receipt_(r.show_receipt ? &c.receipt : nullptr) {}
   void put(std::string_view name, unsigned frame, double value) override {
     results_.put(name, frame, value, {step_, ctx_, rank_++});
+    if (receipt_) results_.record_implementation(name, *receipt_);
   }
   void aggregate(std::string_view name, double value) override { results_.aggregate(name, value); }
 
@@ -50,6 +57,7 @@ class ContextSink final : public FeatureSink {
   Results& results_;
   std::uint64_t step_;
   std::uint32_t ctx_;
+  const std::string* receipt_;
   std::uint32_t rank_ = 0;
 };
 
@@ -63,7 +71,7 @@ ContextRequest request_from_text(const std::string& text) {
     throw Error("--feature: unknown feature " + quote(name) + " (known: " + known + ")");
   }
   OptionPairs pairs = eq == std::string::npos ? OptionPairs{} : split_option_string(text.substr(eq + 1), info->name);
-  return {info, OptionValues(info->options, pairs, info->name), false};
+  return {info, OptionValues(info->spec->options, pairs, info->name), false};
 }
 
 // The `step` of a context's emissions for frame `index`. libvmaf orders outputs by the first time a
@@ -75,7 +83,14 @@ ContextRequest request_from_text(const std::string& text) {
 // reading thread.
 std::uint64_t step_of(const ExtractorInfo& info, unsigned index) {
   const std::uint64_t i = index;
-  return info.libvmaf_temporal ? 2 * i : 2 * (i + 1) + 1;
+  return info.spec->libvmaf_temporal ? 2 * i : 2 * (i + 1) + 1;
+}
+
+// Frames in flight on a device: each worker owns one slot (read, upload, compute overlap across
+// workers), so a device run uses at least this many workers.
+constexpr unsigned kMinDeviceWorkers = 4;
+
+bool names_a_twin(const ContextRequest& r) { return r.info->backend != Backend::kCpu;
 }
 
 class Engine {
@@ -88,7 +103,6 @@ class Engine {
     if (cfg_.max_pixels < 1 || cfg_.max_pixels > kMaxPixelsLimit)
       throw Error("--max_pixels must be 1.." + std::to_string(kMaxPixelsLimit) + ", not " +
                   std::to_string(cfg_.max_pixels));
-    const BackendChoice backend = parse_backend(cfg_.backend);
     register_contexts();
     if (cfg_.reference == "-" && cfg_.distorted == "-")
       throw Error("only one of --reference and --distorted can be standard input");
@@ -106,10 +120,10 @@ class Engine {
       if (!ref_->skip()) break;
     for (unsigned i = 0; i < cfg_.frame_skip_dist; ++i)
       if (!dist_->skip()) break;
-    resolve_and_init(backend);
+    const unsigned n = resolve_and_init();
 
     const auto t0 = std::chrono::steady_clock::now();
-    run_workers(std::max(1u, cfg_.threads));
+    run_workers(n);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out_.frames = frames_read_;
     out_.fps = secs > 0 ? frames_read_ / secs : 0;
@@ -119,7 +133,7 @@ class Engine {
     if (frames_read_ > 0) {
       try {
         for (auto& c : contexts_) {
-          ContextSink sink(out_, ~std::uint64_t(0), c->index);
+          ContextSink sink(out_, ~std::uint64_t(0), *c);
           c->extractor->flush(sink);
         }
         for (auto& m : models_) m->predict(out_, frames_read_, cfg_.subsample);
@@ -158,21 +172,52 @@ class Engine {
         for (const auto& use : m->features()) {
           const ExtractorInfo* info = find_extractor(use.extractor);
           if (!info) throw Error("model " + m->name() + ": no extractor named " + quote(use.extractor));
-          add_context({info, OptionValues(info->options, use.options, info->name), true});
+          add_context({info, OptionValues(info->spec->options, use.options, info->name), true});
         }
       if (cfg_.no_prediction) models_.clear();
     }
     if (contexts_.empty()) throw Error("nothing to compute: give --feature or --model");
   }
 
-  void resolve_and_init(BackendChoice backend) {
-    const bool have_device = device_available(Backend::kCuda);
+  // Picks each context's implementation on the first picture, builds and initialises it; opens
+  // the device pipeline when a twin serves any context. Returns the number of workers.
+  unsigned resolve_and_init() {
+    bool device_asked = cfg_.backend != Backend::kCpu;
+    for (auto& c : contexts_) device_asked = device_asked || names_a_twin(c->request);
+    out_.show_receipt = device_asked;
+    std::string why;
+    // Probing initialises the device runtime: only when a device was asked for.
+    const bool have_device = device_asked && cuda_device_usable(cfg_.gpu, &why);
+    if (device_asked && !have_device && (cfg_.backend == Backend::kCuda || any_named_twin()))
+      throw Error("CUDA device " + std::to_string(cfg_.gpu) + " cannot be used: " + why);
+    bool any_device = false;
     for (auto& c : contexts_) {
-      ResolvedContext r = resolve_context(c->request, backend, format_, all_extractors(), have_device, cfg_.warn);
+      ResolvedContext r = resolve_context(c->request, cfg_.backend, format_, all_extractors(), have_device, cfg_.warn);
       c->info = r.info;
+      c->receipt = std::string(r.info->name) + (r.fell_back ? " (cpu fallback)" : "");
       c->extractor = r.info->create(r.options);
+      if (r.info->backend != Backend::kCpu) {
+        c->device = dynamic_cast<DeviceExtractor*>(c->extractor.get());
+        if (!c->device) throw Error(std::string(r.info->name) + " is not a device extractor");
+        any_device = true;
+      }
+    }
+    unsigned workers = std::max(1u, cfg_.threads);
+    if (any_device) {
+      workers = std::max(workers, kMinDeviceWorkers);
+      pipeline_ = make_cuda_pipeline(format_, cfg_.gpu, workers);
+    }
+    for (auto& c : contexts_) {
+      if (c->device) c->device->bind(*pipeline_);
       c->extractor->init(format_);
     }
+    return workers;
+  }
+
+  bool any_named_twin() const {
+    for (const auto& c : contexts_)
+      if (names_a_twin(c->request)) return true;
+    return false;
   }
 
   bool stop_requested() const { return cfg_.stop && cfg_.stop->load(); }
@@ -187,22 +232,25 @@ class Engine {
       std::lock_guard lock(read_mutex_);
       try {
         workers.reserve(n - 1);
-        for (unsigned i = 1; i < n; ++i) workers.emplace_back([this] { work(); });
+        for (unsigned i = 1; i < n; ++i) workers.emplace_back([this, i] { work(i); });
       } catch (const std::exception& e) {
         stop_ = true;
         start_error = "--threads " + std::to_string(n) + ": could not start thread " +
                       std::to_string(workers.size() + 2) + " (" + e.what() + "); use fewer threads";
       }
     }
-    if (start_error.empty()) work();
+    if (start_error.empty()) work(0);
     for (auto& t : workers) t.join();
     if (!start_error.empty()) throw Error(start_error);
   }
 
-  // One worker: take the next frame pair, run every context on it, repeat. Its pictures are
-  // allocated when it first gets a frame, so a worker that gets none allocates nothing.
-  void work() {
-    Picture ref, dist;
+  // One worker: take the next frame pair, run every context on it, repeat. With a device pipeline
+  // the worker owns slot `worker`: frames are read straight into its (pinned) host pictures.
+  // Without one, the worker's pictures are allocated when it first gets a frame, so a worker that
+  // gets none allocates nothing.
+  void work(unsigned worker) {
+    FrameSlot* slot = pipeline_ ? &pipeline_->slot(worker) : nullptr;
+    std::optional<Picture> own_ref, own_dist;
     for (;;) {
       unsigned index;
       {
@@ -210,7 +258,7 @@ class Engine {
         if (stop_) return;
         if (cfg_.frame_cnt && frames_read_ >= cfg_.frame_cnt) return;
         try {
-          if (!read_pair(ref, dist)) {
+          if (!read_pair(slot, own_ref, own_dist)) {
             stop_ = true;
             return;
           }
@@ -223,7 +271,7 @@ class Engine {
         index = frames_read_++;
       }
       try {
-        process(ref, dist, index);
+        process(slot ? slot->ref() : *own_ref, slot ? slot->dist() : *own_dist, index, slot);
       } catch (...) {
         fail(std::current_exception());
         release_turns(index);
@@ -236,7 +284,7 @@ class Engine {
 
   // The next frame of both inputs (read_mutex_ held); false when the run stops here: a stop request,
   // or the end of an input (then a length mismatch is reported).
-  bool read_pair(Picture& ref, Picture& dist) {
+  bool read_pair(FrameSlot* slot, std::optional<Picture>& own_ref, std::optional<Picture>& own_dist) {
     if (stop_requested()) return false;
     const bool ref_more = ref_->more();
     const bool dist_more = dist_->more();
@@ -244,9 +292,11 @@ class Engine {
       if (ref_more != dist_more) report_length_mismatch(ref_more ? *dist_ : *ref_, ref_more ? *ref_ : *dist_);
       return false;
     }
-    if (ref.format() != format_) ref = Picture(format_);
-    if (dist.format() != format_) dist = Picture(format_);
-    return ref_->read(ref) && dist_->read(dist);
+    if (!slot && !own_ref) {
+      own_ref.emplace(format_);
+      own_dist.emplace(format_);
+    }
+    return ref_->read(slot ? slot->ref() : *own_ref) && dist_->read(slot ? slot->dist() : *own_dist);
   }
 
   // One input ended while the other has frames left: a warning, or an error with --strict_length.
@@ -263,22 +313,55 @@ class Engine {
     }
   }
 
-  void process(const Picture& ref, const Picture& dist, unsigned index) {
+  // Runs `step` for temporal context `c` when `turn` reaches `index` (frames in order).
+  template <class Step>
+  void in_turn(Context& c, unsigned& turn, unsigned index, Step step) {
+    std::unique_lock lock(c.mutex);
+    c.cv.wait(lock, [&] { return turn == index || aborted_.load(); });
+    if (aborted_) throw Aborted{};
+    step();
+    ++turn;
+    c.cv.notify_all();
+  }
+
+  // One frame through every context. Device work is enqueued first (upload, then each twin's
+  // kernels), the CPU contexts run while the device computes, then the slot is waited for once and
+  // the twins' values collected.
+  void process(const Picture& ref, const Picture& dist, unsigned index, FrameSlot* slot) {
     const bool sampled = cfg_.subsample <= 1 || index % cfg_.subsample == 0;
+    if (slot) {
+      slot->upload();
+      for (auto& c : contexts_) {
+        if (!c->device) continue;
+        if (!c->info->spec->temporal) {
+          if (sampled) c->device->submit(*slot, index);
+        } else {
+          in_turn(*c, c->turn, index, [&] { c->device->submit(*slot, index); });
+        }
+      }
+    }
     for (auto& c : contexts_)
-      if (!c->info->temporal && sampled) {
-        ContextSink sink(out_, step_of(*c->info, index), c->index);
+      if (!c->device && !c->info->spec->temporal && sampled) {
+        ContextSink sink(out_, step_of(*c->info, index), *c);
         c->extractor->extract(ref, dist, index, sink);
       }
     for (auto& c : contexts_) {
-      if (!c->info->temporal) continue;
-      std::unique_lock lock(c->mutex);
-      c->cv.wait(lock, [&] { return c->turn == index || aborted_.load(); });
-      if (aborted_) throw Aborted{};
-      ContextSink sink(out_, step_of(*c->info, index), c->index);
-      c->extractor->extract(ref, dist, index, sink);
-      ++c->turn;
-      c->cv.notify_all();
+      if (c->device || !c->info->spec->temporal) continue;
+      in_turn(*c, c->turn, index, [&] {
+        ContextSink sink(out_, step_of(*c->info, index), *c);
+        c->extractor->extract(ref, dist, index, sink);
+      });
+    }
+    if (!slot) return;
+    slot->wait();
+    for (auto& c : contexts_) {
+      if (!c->device) continue;
+      ContextSink sink(out_, step_of(*c->info, index), *c);
+      if (!c->info->spec->temporal) {
+        if (sampled) c->device->collect(*slot, index, sink);
+      } else {
+        in_turn(*c, c->collect_turn, index, [&] { c->device->collect(*slot, index, sink); });
+      }
     }
   }
 
@@ -309,6 +392,8 @@ class Engine {
   Results& out_;
   std::unique_ptr<PictureSource> ref_, dist_;
   PictureFormat format_{};
+  // The device pipeline outlives the contexts (twins hold buffers of its slots): declared first.
+  std::unique_ptr<DevicePipeline> pipeline_;
   std::vector<std::unique_ptr<Context>> contexts_;
   std::vector<std::unique_ptr<models::Model>> models_;
   std::mutex read_mutex_;

@@ -6,7 +6,9 @@
 #include <span>
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
+#include "vqtwin/backend.hpp"
 #include "vqtwin/picture.hpp"
 
 namespace vqtwin {
@@ -35,26 +37,17 @@ class Extractor {
   virtual void flush(FeatureSink& out) {}
 };
 
-enum class Backend { kCpu, kCuda };
-const char* to_string(Backend b);
+// A twin's first-picture capability check: 0 (serves it), -ENOTSUP (cannot; a model context then
+// runs the CPU extractor), or another -errno (an error).
+using CheckContext = int (*)(const OptionValues& options, const PictureFormat& format);
 
+// One implementation of a feature: the CPU reference or a device twin. Its identity (names,
+// options, outputs, temporal flags) is the spec's; core/implementation.hpp registers one in a line.
 struct ExtractorInfo {
-  std::string_view name;
-  std::span<const std::string_view> other_names;  // also accepted on the command line ("ssim")
+  const FeatureSpec* spec = nullptr;
   Backend backend = Backend::kCpu;
-  OptionSchema options;
-  // Output base names a model may request (libvmaf's provided_features, in our short form).
-  std::span<const std::string_view> provided;
-  // extract() needs frames one at a time, in order (state carried from frame to frame).
-  bool temporal = false;
-  // libvmaf flags it VMAF_FEATURE_EXTRACTOR_TEMPORAL (float_motion; not integer motion, which is
-  // PREV_REF): libvmaf runs it on its reading thread ahead of its thread pool, which puts its names
-  // first in the output order (engine.cpp, step_of). Values are unaffected.
-  bool libvmaf_temporal = false;
-  // Twins only: the CPU extractor that computes the same features with the same options.
-  std::string_view cpu_twin_of;
-  // Twins only: can this context serve pictures of `format`? 0, -ENOTSUP, or another -errno.
-  int (*check_context)(const OptionValues& options, const PictureFormat& format) = nullptr;
+  std::string_view name;  // spec->name for the CPU reference, e.g. "psnr_cuda" for a twin
+  CheckContext check_context = nullptr;  // twins only
   // Validates option combinations (throws vqtwin::Error) and builds the context.
   std::unique_ptr<Extractor> (*create)(const OptionValues& options) = nullptr;
 };

@@ -140,4 +140,16 @@ std::optional<double> Results::pooled(std::string_view name, const Pooling& how,
   return std::nullopt;
 }
 
+void Results::record_implementation(std::string_view name, std::string_view implementation) {
+  std::lock_guard lock(mutex_);
+  for (const auto& [n, impl] : receipt_)
+    if (n == name) return;
+  receipt_.emplace_back(std::string(name), std::string(implementation));
+}
+
+std::vector<std::pair<std::string, std::string>> Results::receipt() const {
+  std::lock_guard lock(mutex_);
+  return receipt_;
+}
+
 }  // namespace vqtwin

@@ -140,7 +140,17 @@ void write_json(std::FILE* f, const Results& r, const OutputOptions& o) {
       std::fprintf(f, "\n    \"%s\": null", json_text(agg[i].first).c_str());
     std::fprintf(f, "%s", i + 1 < agg.size() ? "," : "");
   }
-  std::fprintf(f, "\n  }\n}\n");
+  std::fprintf(f, "\n  }");
+  if (r.show_receipt) {
+    // Which implementation computed each output (not in libvmaf's schema: only with a device backend).
+    std::fprintf(f, ",\n  \"backends\": {");
+    const auto receipt = r.receipt();
+    for (std::size_t i = 0; i < receipt.size(); ++i)
+      std::fprintf(f, "\n    \"%s\": \"%s\"%s", receipt[i].first.c_str(), receipt[i].second.c_str(),
+                   i + 1 < receipt.size() ? "," : "");
+    std::fprintf(f, "\n  }");
+  }
+  std::fprintf(f, "\n}\n");
 }
 
 void write_xml(std::FILE* f, const Results& r, const OutputOptions& o) {
@@ -169,7 +179,14 @@ void write_xml(std::FILE* f, const Results& r, const OutputOptions& o) {
   std::fprintf(f, "  </pooled_metrics>\n  <aggregate_metrics ");
   for (const auto& [n, v] : r.aggregates())
     std::fprintf(f, "%s=\"%s\" ", n.c_str(), format_number(v, o.precision).c_str());
-  std::fprintf(f, "/>\n</VMAF>\n");
+  std::fprintf(f, "/>\n");
+  if (r.show_receipt) {
+    std::fprintf(f, "  <backends>\n");
+    for (const auto& [n, impl] : r.receipt())
+      std::fprintf(f, "    <backend name=\"%s\" implementation=\"%s\" />\n", n.c_str(), impl.c_str());
+    std::fprintf(f, "  </backends>\n");
+  }
+  std::fprintf(f, "</VMAF>\n");
 }
 
 void write_csv(std::FILE* f, const Results& r, const OutputOptions& o) {

@@ -208,7 +208,7 @@ std::unique_ptr<Model> make_model(std::string_view bytes, std::string_view sourc
     }
     OptionValues values;
     try {
-      values = OptionValues(info->options, options, info->name);
+      values = OptionValues(info->spec->options, options, info->name);
     } catch (const Error& e) {
       throw Error(where + ": options of feature " + quote(f.name) + ": " + e.what());
     }

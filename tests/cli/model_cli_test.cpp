@@ -61,9 +61,17 @@ TEST_F(ModelCli, BadModelFileIsOneErrorLine) {
 
 TEST_F(ModelCli, UnknownVersionNamesTheSearchPath) {
   std::string err;
-  EXPECT_EQ(run("VQTWIN_MODEL_PATH=" + path("none") + "|--model version=no_such_model", err), 1);
-  EXPECT_NE(err.find("no no_such_model.json in the model search path (" + path("none")), std::string::npos) << err;
+  EXPECT_EQ(run("VQTWIN_MODEL_PATH=" + path("none") + "|--model version=vmaf_v9.9", err), 1);
+  EXPECT_NE(err.find("no vmaf_v9.9.json in the model search path (" + path("none")), std::string::npos) << err;
   EXPECT_EQ(lines(err), 1) << err;
+}
+
+TEST_F(ModelCli, BuiltInModelsNeedNoFile) {
+  // libvmaf's models are compiled in: found with an empty search path and no HOME.
+  std::string err;
+  EXPECT_EQ(run("VQTWIN_MODEL_PATH=" + path("none") + " HOME=" + path("none") + "|--model version=vmaf_v0.6.1", err), 0)
+      << err;
+  EXPECT_EQ(run("VQTWIN_MODEL_PATH=" + path("none") + "|--model version=vmaf_4k_v0.6.1", err), 0) << err;
 }
 
 TEST_F(ModelCli, BadModelOption) {

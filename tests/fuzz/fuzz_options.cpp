@@ -4,6 +4,7 @@
 // option-string NUL sample-bytes.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/options.hpp"
 #include "core/registry.hpp"
@@ -38,7 +39,13 @@ void fill(vqtwin::Picture& p, std::string_view bytes, std::size_t& at) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace vqtwin;
   fuzz::Bytes in(data, size);
-  const auto extractors = all_extractors();
+  // The CPU extractors (twins need a device pipeline, and share the CPU extractor's options).
+  static const std::vector<const ExtractorInfo*> extractors = [] {
+    std::vector<const ExtractorInfo*> cpu;
+    for (const ExtractorInfo* e : all_extractors())
+      if (e->backend == Backend::kCpu && e->create) cpu.push_back(e);
+    return cpu;
+  }();
   const ExtractorInfo& info = *extractors[in.u8() % extractors.size()];
   const std::uint8_t fmt = in.u8();
   static const ChromaFormat kChroma[] = {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444, ChromaFormat::k400};
@@ -46,9 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const PictureFormat format{dimension(in.u8()), dimension(in.u8()), kDepths[(fmt >> 2) & 3], kChroma[fmt & 3]};
   const std::string_view options = in.until_nul();
   const std::string_view samples = in.rest();
-  if (!info.create) return 0;  // a twin without a device build
   try {
-    const OptionValues values(info.options, split_option_string(options, info.name), info.name);
+    const OptionValues values(info.spec->options, split_option_string(options, info.name), info.name);
     (void)values.output_name("x");
     auto extractor = info.create(values);
     extractor->init(format);

@@ -80,11 +80,14 @@ std::string g_text(double v) {
 }
 
 void option_seeds(const fs::path& dir) {
-  const auto all = vqtwin::all_extractors();
+  // The order fuzz_options picks from: the CPU extractors of the registry.
+  std::vector<const vqtwin::ExtractorInfo*> all;
+  for (const vqtwin::ExtractorInfo* e : vqtwin::all_extractors())
+    if (e->backend == vqtwin::Backend::kCpu && e->create) all.push_back(e);
   int n = 0;
   for (std::size_t e = 0; e < all.size(); ++e) {
     std::vector<std::string> texts = {""};
-    for (const auto& o : all[e]->options) {
+    for (const auto& o : all[e]->spec->options) {
       const std::string name(o.name);
       switch (o.type) {
         case vqtwin::OptionType::kBool: texts.push_back(name + "=true"); break;

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 
+#include "core/feature_spec.hpp"
 #include "dispatch/dispatch.hpp"
 #include "vqtwin/error.hpp"
 
@@ -19,12 +20,13 @@ class Null final : public Extractor {
 };
 std::unique_ptr<Extractor> make_null(const OptionValues&) { return std::make_unique<Null>(); }
 
-const ExtractorInfo kCpu = {.name = "feat", .options = kOpts, .create = make_null};
+constexpr std::string_view kProvided[] = {"feat"};
+constexpr FeatureSpec kSpec{.name = "feat", .options = kOpts, .provided = kProvided};
+const ExtractorInfo kCpu = {.spec = &kSpec, .name = "feat", .create = make_null};
 const ExtractorInfo kTwin = {
-    .name = "feat_cuda",
+    .spec = &kSpec,
     .backend = Backend::kCuda,
-    .options = kOpts,
-    .cpu_twin_of = "feat",
+    .name = "feat_cuda",
     .check_context = [](const OptionValues& o, const PictureFormat& f) {
       if (o.get_int("scale") == 7) return -EINVAL;  // a failing device, not a capability answer
       return f.width > 100 ? -ENOTSUP : 0;
@@ -35,7 +37,7 @@ const ExtractorInfo* const kTable[] = {&kCpu, &kTwin};
 
 struct Case {
   std::vector<std::string> warnings;
-  ResolvedContext resolve(const ExtractorInfo& named, bool from_model, BackendChoice b, int width,
+  ResolvedContext resolve(const ExtractorInfo& named, bool from_model, Backend b, int width,
                           bool device = true, int scale = 0) {
     ContextRequest req{&named, OptionValues(kOpts, {{"scale", std::to_string(scale)}}, named.name), from_model};
     return resolve_context(req, b, PictureFormat{width, 64, 8, ChromaFormat::k420}, kTable, device,
@@ -45,47 +47,70 @@ struct Case {
 
 TEST(Dispatch, CpuBackendKeepsCpu) {
   Case c;
-  EXPECT_EQ(c.resolve(kCpu, true, BackendChoice::kCpu, 64).info, &kCpu);
+  EXPECT_EQ(c.resolve(kCpu, true, Backend::kCpu, 64).info, &kCpu);
   EXPECT_TRUE(c.warnings.empty());
 }
 
 TEST(Dispatch, ModelContextGoesToTwinWhenSupported) {
   Case c;
-  EXPECT_EQ(c.resolve(kCpu, true, BackendChoice::kCuda, 64).info, &kTwin);
+  EXPECT_EQ(c.resolve(kCpu, true, Backend::kCuda, 64).info, &kTwin);
   EXPECT_TRUE(c.warnings.empty());
 }
 
 TEST(Dispatch, ModelContextFallsBackWithOneWarning) {
   Case c;
-  auto r = c.resolve(kCpu, true, BackendChoice::kCuda, 640, true, 3);
+  auto r = c.resolve(kCpu, true, Backend::kCuda, 640, true, 3);
   EXPECT_EQ(r.info, &kCpu);
   EXPECT_EQ(r.options.get_int("scale"), 3);  // same option dictionary
   ASSERT_EQ(c.warnings.size(), 1u);
-  EXPECT_EQ(c.warnings[0], "feat_cuda cannot run 640x64 8-bit 4:2:0 pictures with these options; computing feat on the CPU");
+  EXPECT_EQ(c.warnings[0],
+            "model feature feat: feat_cuda cannot run 640x64 8-bit 4:2:0 pictures with these options; computing it on "
+            "the CPU");
+  EXPECT_TRUE(r.fell_back);
 }
 
 TEST(Dispatch, CpuNameUnderDeviceBackendFallsBackToo) {
   Case c;
-  EXPECT_EQ(c.resolve(kCpu, false, BackendChoice::kCuda, 640).info, &kCpu);
-  EXPECT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.resolve(kCpu, false, Backend::kCuda, 640).info, &kCpu);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0],
+            "--feature feat: feat_cuda cannot run 640x64 8-bit 4:2:0 pictures with these options; computing it on the "
+            "CPU");
+}
+
+TEST(Dispatch, NoTwinIsOneWarningAndTheCpu) {
+  constexpr FeatureSpec other{.name = "other"};
+  const ExtractorInfo cpu_only = {.spec = &other, .name = "other", .create = make_null};
+  Case c;
+  auto r = c.resolve(cpu_only, true, Backend::kCuda, 64);
+  EXPECT_EQ(r.info, &cpu_only);
+  EXPECT_TRUE(r.fell_back);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0], "model feature other: the cuda backend has no twin of this extractor; computing it on the CPU");
+}
+
+TEST(Dispatch, AutoWithDeviceUsesTheTwin) {
+  Case c;
+  EXPECT_EQ(c.resolve(kCpu, true, Backend::kAuto, 64).info, &kTwin);
+  EXPECT_TRUE(c.warnings.empty());
 }
 
 TEST(Dispatch, ExplicitTwinNeverFallsBack) {
   Case c;
-  EXPECT_EQ(c.resolve(kTwin, false, BackendChoice::kCpu, 64).info, &kTwin);
-  EXPECT_THROW(c.resolve(kTwin, false, BackendChoice::kCuda, 640), Error);
-  EXPECT_THROW(c.resolve(kTwin, false, BackendChoice::kCuda, 64, /*device=*/false), Error);
+  EXPECT_EQ(c.resolve(kTwin, false, Backend::kCpu, 64).info, &kTwin);
+  EXPECT_THROW(c.resolve(kTwin, false, Backend::kCuda, 640), Error);
+  EXPECT_THROW(c.resolve(kTwin, false, Backend::kCuda, 64, /*device=*/false), Error);
 }
 
 TEST(Dispatch, OtherCheckAnswersAreErrors) {
   Case c;
-  EXPECT_THROW(c.resolve(kCpu, true, BackendChoice::kCuda, 64, true, 7), Error);
+  EXPECT_THROW(c.resolve(kCpu, true, Backend::kCuda, 64, true, 7), Error);
 }
 
 TEST(Dispatch, NoDevice) {
   Case c;
-  EXPECT_THROW(c.resolve(kCpu, true, BackendChoice::kCuda, 64, /*device=*/false), Error);
-  EXPECT_EQ(c.resolve(kCpu, true, BackendChoice::kAuto, 64, /*device=*/false).info, &kCpu);
+  EXPECT_THROW(c.resolve(kCpu, true, Backend::kCuda, 64, /*device=*/false), Error);
+  EXPECT_EQ(c.resolve(kCpu, true, Backend::kAuto, 64, /*device=*/false).info, &kCpu);
   EXPECT_TRUE(c.warnings.empty());
 }
 

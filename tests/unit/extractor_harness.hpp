@@ -51,7 +51,7 @@ inline std::unique_ptr<Extractor> make_extractor(const std::string& name, const 
                                                  const PictureFormat& fmt) {
   const ExtractorInfo* info = find_extractor(name);
   if (!info) throw std::runtime_error("no extractor " + name);
-  auto ex = info->create(OptionValues(info->options, options, info->name));
+  auto ex = info->create(OptionValues(info->spec->options, options, info->name));
   ex->init(fmt);
   return ex;
 }

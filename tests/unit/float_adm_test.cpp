@@ -360,7 +360,7 @@ Picture make_picture(int w, int h, unsigned seed, bool flat = false) {
 std::unique_ptr<Extractor> make_adm(const OptionPairs& opts) {
   const ExtractorInfo* info = find_extractor("float_adm");
   EXPECT_NE(info, nullptr);
-  return info->create(OptionValues(info->options, opts, "float_adm"));
+  return info->create(OptionValues(info->spec->options, opts, "float_adm"));
 }
 
 MapSink run_once(const OptionPairs& opts, const Picture& ref, const Picture& dis) {

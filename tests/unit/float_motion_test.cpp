@@ -176,7 +176,7 @@ std::vector<Picture> random_frames(const PictureFormat& f, int n, unsigned seed)
 // Runs the extractor and checks every series against the closed form of the reference.
 void check_against_reference(const std::vector<Picture>& frames, const Opts& o) {
   const auto info = find_extractor("float_motion");
-  const OptionValues values(info->options, pairs_of(o), "float_motion");
+  const OptionValues values(info->spec->options, pairs_of(o), "float_motion");
   const RecordingSink sink = run_frames("float_motion", pairs_of(o), frames);
   const Expected e = expected_of(frames, o);
   expect_series(sink, values.output_name("motion2"), e.motion2);

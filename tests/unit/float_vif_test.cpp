@@ -296,7 +296,7 @@ Picture make_picture(int w, int h, int depth, unsigned seed, bool flat = false) 
 std::unique_ptr<Extractor> make_vif(const OptionPairs& opts) {
   const ExtractorInfo* info = find_extractor("float_vif");
   EXPECT_NE(info, nullptr);
-  return info->create(OptionValues(info->options, opts, "float_vif"));
+  return info->create(OptionValues(info->spec->options, opts, "float_vif"));
 }
 
 TEST(FloatVifExtractor, RefusesSmallPlanesAndBadOptions) {

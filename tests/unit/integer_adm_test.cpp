@@ -90,7 +90,7 @@ struct Sink final : FeatureSink {
 
 OptionValues options_of(const std::string& text) {
   const ExtractorInfo* info = find_extractor("adm");
-  return OptionValues(info->options, text.empty() ? OptionPairs{} : split_option_string(text, "adm"), "adm");
+  return OptionValues(info->spec->options, text.empty() ? OptionPairs{} : split_option_string(text, "adm"), "adm");
 }
 
 // The extractor end to end (option parsing, naming, init, extract) on one frame pair.

@@ -379,7 +379,7 @@ std::unique_ptr<Extractor> make_vif(const OptionPairs& opts, OptionValues* keep 
   const ExtractorInfo* info = find_extractor("vif");
   EXPECT_NE(info, nullptr);
   EXPECT_EQ(find_extractor("integer_vif"), info);
-  OptionValues o(info->options, opts, info->name);
+  OptionValues o(info->spec->options, opts, info->name);
   if (keep) *keep = o;
   return info->create(o);
 }
@@ -414,10 +414,10 @@ TEST(IntegerVifExtractor, RefusesTinyPlanesAndOddBitDepths) {
 TEST(IntegerVifExtractor, OptionRangesAreChecked) {
   const ExtractorInfo* info = find_extractor("vif");
   ASSERT_NE(info, nullptr);
-  EXPECT_THROW(OptionValues(info->options, {{"vif_enhn_gain_limit", "0.5"}}, "vif"), Error);
-  EXPECT_THROW(OptionValues(info->options, {{"vif_enhn_gain_limit", "100.5"}}, "vif"), Error);
-  EXPECT_THROW(OptionValues(info->options, {{"vif_skip_scale0", "yes"}}, "vif"), Error);
-  EXPECT_NO_THROW(OptionValues(info->options, {{"vif_enhn_gain_limit", "1"}}, "vif"));
+  EXPECT_THROW(OptionValues(info->spec->options, {{"vif_enhn_gain_limit", "0.5"}}, "vif"), Error);
+  EXPECT_THROW(OptionValues(info->spec->options, {{"vif_enhn_gain_limit", "100.5"}}, "vif"), Error);
+  EXPECT_THROW(OptionValues(info->spec->options, {{"vif_skip_scale0", "yes"}}, "vif"), Error);
+  EXPECT_NO_THROW(OptionValues(info->spec->options, {{"vif_enhn_gain_limit", "1"}}, "vif"));
 }
 
 TEST(IntegerVifExtractor, NamesFollowFeatureParams) {

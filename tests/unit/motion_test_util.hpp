@@ -52,7 +52,7 @@ class RecordingSink final : public FeatureSink {
 inline std::unique_ptr<Extractor> make_extractor(const std::string& name, const OptionPairs& options = {}) {
   const ExtractorInfo* info = find_extractor(name);
   if (!info) throw std::logic_error("no extractor " + name);
-  return info->create(OptionValues(info->options, options, info->name));
+  return info->create(OptionValues(info->spec->options, options, info->name));
 }
 
 // Runs the extractor over `frames` (reference and distorted pictures alike unless `dist` is given).

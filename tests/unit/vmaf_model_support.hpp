@@ -41,17 +41,13 @@ inline constexpr OptionSpec kStandInAdm[] = {
 inline constexpr OptionSpec kStandInVif[] = {
     opt_double("vif_enhn_gain_limit", "egl", 100.0, 1.0, 100.0, "gain limit", true)};
 
-inline ExtractorInfo stand_in(std::string_view name, OptionSchema options = {}) {
-  ExtractorInfo e;
-  e.name = name;
-  e.options = options;
-  return e;
-}
-
 inline const ExtractorInfo* stand_in_extractor(std::string_view name) {
-  static const ExtractorInfo all[] = {stand_in("adm", kStandInAdm),       stand_in("vif", kStandInVif),
-                                      stand_in("motion"),                 stand_in("float_adm", kStandInAdm),
-                                      stand_in("float_vif", kStandInVif), stand_in("float_motion")};
+  static const FeatureSpec specs[] = {{.name = "adm", .options = kStandInAdm},       {.name = "vif", .options = kStandInVif},
+                                      {.name = "motion"},                            {.name = "float_adm", .options = kStandInAdm},
+                                      {.name = "float_vif", .options = kStandInVif}, {.name = "float_motion"}};
+  static const ExtractorInfo all[] = {{&specs[0], Backend::kCpu, specs[0].name}, {&specs[1], Backend::kCpu, specs[1].name},
+                                      {&specs[2], Backend::kCpu, specs[2].name}, {&specs[3], Backend::kCpu, specs[3].name},
+                                      {&specs[4], Backend::kCpu, specs[4].name}, {&specs[5], Backend::kCpu, specs[5].name}};
   for (const ExtractorInfo& e : all)
     if (e.name == name) return &e;
   return nullptr;

@@ -213,7 +213,8 @@ double tiny_score(const std::string& bytes, double x, bool enable_transform = fa
   models::ModelSettings s;
   s.flags.enable_transform = enable_transform;
   const auto model = models::make_model(bytes, "tiny", s, [](std::string_view n) {
-    static const ExtractorInfo psnr = stand_in("psnr");
+    static constexpr FeatureSpec spec{.name = "psnr"};
+    static const ExtractorInfo psnr{&spec, Backend::kCpu, "psnr"};
     return n == "psnr" ? &psnr : nullptr;
   });
   Results r;

@@ -10,6 +10,7 @@
 #include "core/quote.hpp"
 #include "output_file.hpp"
 #include "signals.hpp"
+#include "vqtwin/backend.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/output.hpp"
 #include "vqtwin/run.hpp"
@@ -25,6 +26,7 @@ struct Cli {
   bool quiet = false;
   bool version = false;
   bool list = false;
+  std::string backend = "cpu";
 };
 
 // Every error line goes through here: one line, printable, bounded (its parts are bounded where they
@@ -97,7 +99,10 @@ int main(int argc, char** argv) {
   app.add_flag("-n,--no_prediction", c.run.no_prediction, "features only, no model score");
   app.add_option("--precision", c.precision, "number format: N decimals (0..17) or max (%.17g, round-trip)");
   app.add_option("--pool", c.pools, "pooling methods written: min, max, mean, harmonic_mean, percN; repeatable");
-  app.add_option("--backend", c.run.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  app.add_option("--backend", c.backend, "where extractors run: cpu (the reference, default), cuda (the CUDA twins; "
+                 "the CPU for what has no twin, with a warning) or auto (cuda when a device is usable, else cpu)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  app.add_option("--gpu", c.run.gpu, "CUDA device index (default 0)")->check(CLI::NonNegativeNumber);
   app.add_flag("-q,--quiet", c.quiet, "no progress on stderr");
   app.add_flag("-v,--version", c.version, "print the version and exit");
   app.add_flag("--list", c.list, "list the extractors, their outputs and options, and exit");
@@ -138,6 +143,7 @@ int main(int argc, char** argv) {
     if (c.run.reference.empty() || c.run.distorted.empty())
       throw vqtwin::Error("give --reference and --distorted (see --help)");
     out.precision = parse_precision(c.precision);
+    c.run.backend = *vqtwin::parse_backend(c.backend);  // CLI11 checked the text
     for (const auto& p : c.pools) {
       auto pool = vqtwin::Pooling::parse(p);
       if (!pool) throw vqtwin::Error("--pool: unknown method " + vqtwin::quote(p) + " (min, max, mean, harmonic_mean, percN)");

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/float_adm/csf.hpp"
 #include "features/float_adm/dwt.hpp"
@@ -172,25 +173,10 @@ class FloatAdmCpu final : public Extractor {
   int width_ = 0, height_ = 0;
 };
 
-constexpr std::string_view kProvided[] = {"adm2",       "aim",        "adm3",      "adm_scale0",
-                                          "adm_scale1", "adm_scale2", "adm_scale3"};
-
 }  // namespace
 }  // namespace float_adm
 
 extern const ExtractorInfo kFloatAdmInfo;
-const ExtractorInfo kFloatAdmInfo = {
-    .name = "float_adm",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = float_adm::kOptions,
-    .provided = float_adm::kProvided,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<float_adm::FloatAdmCpu>(o);
-    },
-};
+const ExtractorInfo kFloatAdmInfo = cpu_extractor<float_adm::FloatAdmCpu>(float_adm::kSpec);
 
 }  // namespace vqtwin

@@ -3,6 +3,7 @@
 #include <array>
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::float_adm {
@@ -42,5 +43,17 @@ inline constexpr std::array<std::string_view, 7> kNames = {"adm2",       "aim", 
 inline constexpr std::array<std::string_view, 11> kDebugNames = {
     "adm",            "adm_num",        "adm_den",        "adm_num_scale0", "adm_den_scale0", "adm_num_scale1",
     "adm_den_scale1", "adm_num_scale2", "adm_den_scale2", "adm_num_scale3", "adm_den_scale3"};
+
+inline constexpr std::string_view kProvided[] = {"adm2",       "aim",        "adm3",      "adm_scale0",
+                                          "adm_scale1", "adm_scale2", "adm_scale3"};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "float_adm",
+    .other_names = {},
+    .options = kOptions,
+    .provided = kProvided,
+    .temporal = false,
+};
 
 }  // namespace vqtwin::float_adm

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/float_motion/big_buffer.hpp"
 #include "features/float_motion/blur.hpp"
@@ -150,25 +151,10 @@ class FloatMotionCpu final : public Extractor {
   double last_score_ = 0;
 };
 
-constexpr std::string_view kProvided[] = {kMotion, kMotion2, kMotion3};
-
 }  // namespace
 }  // namespace float_motion
 
 extern const ExtractorInfo kFloatMotionInfo;
-const ExtractorInfo kFloatMotionInfo = {
-    .name = "float_motion",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = float_motion::kOptions,
-    .provided = float_motion::kProvided,
-    .temporal = true,
-    .libvmaf_temporal = true,  // VMAF_FEATURE_EXTRACTOR_TEMPORAL in libvmaf: sets the output order
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<float_motion::FloatMotionCpu>(o);
-    },
-};
+const ExtractorInfo kFloatMotionInfo = cpu_extractor<float_motion::FloatMotionCpu>(float_motion::kSpec);
 
 }  // namespace vqtwin

@@ -2,6 +2,7 @@
 // float_motion: options and outputs, declared once for the CPU reference and every twin.
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::float_motion {
@@ -24,5 +25,17 @@ inline constexpr OptionSpec kOptions[] = {
 inline constexpr std::string_view kMotion = "motion";    // debug: the score of frames (i-1, i)
 inline constexpr std::string_view kMotion2 = "motion2";  // min of the two neighbouring scores
 inline constexpr std::string_view kMotion3 = "motion3";  // motion2 blended
+
+inline constexpr std::string_view kProvided[] = {kMotion, kMotion2, kMotion3};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "float_motion",
+    .other_names = {},
+    .options = kOptions,
+    .provided = kProvided,
+    .temporal = true,
+    .libvmaf_temporal = true,  // VMAF_FEATURE_EXTRACTOR_TEMPORAL in libvmaf: sets the output order
+};
 
 }  // namespace vqtwin::float_motion

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/float_ms_ssim/math.hpp"
 #include "features/float_ms_ssim/pyramid.hpp"
@@ -83,24 +84,10 @@ class FloatMsSsimCpu final : public Extractor {
   double max_db_ = 0;
 };
 
-constexpr std::string_view kProvided[] = {kScoreName};
-
 }  // namespace
 }  // namespace float_ms_ssim
 
 extern const ExtractorInfo kFloatMsSsimInfo;
-const ExtractorInfo kFloatMsSsimInfo = {
-    .name = "float_ms_ssim",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = float_ms_ssim::kOptions,
-    .provided = float_ms_ssim::kProvided,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<float_ms_ssim::FloatMsSsimCpu>(o);
-    },
-};
+const ExtractorInfo kFloatMsSsimInfo = cpu_extractor<float_ms_ssim::FloatMsSsimCpu>(float_ms_ssim::kSpec);
 
 }  // namespace vqtwin

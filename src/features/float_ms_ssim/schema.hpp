@@ -3,6 +3,7 @@
 #include <array>
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::float_ms_ssim {
@@ -23,5 +24,16 @@ inline constexpr std::array<std::string_view, 5> kCNames = {
 inline constexpr std::array<std::string_view, 5> kSNames = {
     "float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1", "float_ms_ssim_s_scale2",
     "float_ms_ssim_s_scale3", "float_ms_ssim_s_scale4"};
+
+inline constexpr std::string_view kProvided[] = {kScoreName};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "float_ms_ssim",
+    .other_names = {},
+    .options = kOptions,
+    .provided = kProvided,
+    .temporal = false,
+};
 
 }  // namespace vqtwin::float_ms_ssim

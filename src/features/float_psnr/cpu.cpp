@@ -1,17 +1,13 @@
-// float_psnr, CPU reference (behaviour: ../shared/spec/psnr.md §2): luma only, no options.
-//
-// libvmaf converts both pictures to float (v / scale), squares each fp32 difference in fp32 and
-// adds the squares into a double in raster order. For 8, 10 and 12 bits every one of those steps is
-// exact: the difference (a - b) / scale and its square (a - b)^2 / scale^2 fit in 24 bits, and every
-// partial sum is an integer multiple of 1 / scale^2 below 2^53 / scale^2 (checked at init). So the
-// double total equals the exact integer SSE / scale^2, which any summation order gives. At 16 bits
-// the fp32 square rounds; there the sequential double sum is computed as libvmaf does.
+// float_psnr, CPU reference (behaviour: ../shared/spec/psnr.md §2): luma only, no options. Why the
+// integer path is exact: front.hpp.
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "core/extractor.hpp"
-#include "features/float_psnr/math.hpp"
+#include "core/implementation.hpp"
+#include "features/float_psnr/schema.hpp"
+#include "features/float_psnr/front.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
@@ -61,53 +57,26 @@ double noise_sequential(const Picture& ref, const Picture& dist, float scale) {
 
 class FloatPsnrCpu final : public Extractor {
  public:
-  void init(const PictureFormat& f) override {
-    if (!make_setup(f.bitdepth, setup_))
-      throw Error("float_psnr: bit depth " + std::to_string(f.bitdepth) + " is not supported (8, 10, 12, 16)");
-    // The exact-integer shortcut needs every partial sum below 2^53 (see the top of this file).
-    const double max_square = double((1u << f.bitdepth) - 1) * double((1u << f.bitdepth) - 1);
-    exact_integer_ = f.bitdepth <= 12 && max_square * f.width * double(f.height) < 9007199254740992.0;
-  }
+  void init(const PictureFormat& f) override { front_.init(f); }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
+    if (!front_.exact_integer()) return front_.emit_noise(noise_sequential(ref, dist, front_.scale()), index, out);
     const int w = ref.width(0), h = ref.height(0);
-    double noise;
-    if (!exact_integer_) {
-      noise = noise_sequential(ref, dist, setup_.scale);
-    } else {
-      std::uint64_t sse = 0;
-      for (int y = 0; y < h; ++y)
-        sse += ref.format().bitdepth > 8 ? row_sse_16(ref.row<std::uint16_t>(0, y), dist.row<std::uint16_t>(0, y), w)
-                                         : row_sse_8(ref.row<std::uint8_t>(0, y), dist.row<std::uint8_t>(0, y), w);
-      // Division by scale^2 (1, 16 or 256) is exact.
-      noise = double(sse) / (double(setup_.scale) * double(setup_.scale));
-    }
-    out.put("float_psnr", index, psnr_of(noise, w * h, setup_.peak, setup_.psnr_max));
+    std::uint64_t sse = 0;
+    for (int y = 0; y < h; ++y)
+      sse += ref.format().bitdepth > 8 ? row_sse_16(ref.row<std::uint16_t>(0, y), dist.row<std::uint16_t>(0, y), w)
+                                       : row_sse_8(ref.row<std::uint8_t>(0, y), dist.row<std::uint8_t>(0, y), w);
+    front_.emit_sse(sse, index, out);
   }
 
  private:
-  Setup setup_;
-  bool exact_integer_ = false;
+  Front front_;
 };
-
-constexpr std::string_view kProvided[] = {"float_psnr"};
 
 }  // namespace
 }  // namespace float_psnr
 
 extern const ExtractorInfo kFloatPsnrInfo;
-const ExtractorInfo kFloatPsnrInfo = {
-    .name = "float_psnr",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = {},
-    .provided = float_psnr::kProvided,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues&) -> std::unique_ptr<Extractor> {
-      return std::make_unique<float_psnr::FloatPsnrCpu>();
-    },
-};
+const ExtractorInfo kFloatPsnrInfo = cpu_extractor<float_psnr::FloatPsnrCpu>(float_psnr::kSpec);
 
 }  // namespace vqtwin

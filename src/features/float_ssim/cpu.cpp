@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/float_ssim/convert.hpp"
 #include "features/float_ssim/decimate.hpp"
@@ -82,24 +83,10 @@ class FloatSsimCpu final : public Extractor {
   double max_db_ = 0;
 };
 
-constexpr std::string_view kProvided[] = {kScoreName};
-
 }  // namespace
 }  // namespace float_ssim
 
 extern const ExtractorInfo kFloatSsimInfo;
-const ExtractorInfo kFloatSsimInfo = {
-    .name = "float_ssim",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = float_ssim::kOptions,
-    .provided = float_ssim::kProvided,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<float_ssim::FloatSsimCpu>(o);
-    },
-};
+const ExtractorInfo kFloatSsimInfo = cpu_extractor<float_ssim::FloatSsimCpu>(float_ssim::kSpec);
 
 }  // namespace vqtwin

@@ -2,6 +2,7 @@
 // float_ssim: options and outputs, declared once for the CPU reference and every twin.
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::float_ssim {
@@ -17,5 +18,16 @@ inline constexpr std::string_view kScoreName = "float_ssim";
 inline constexpr std::string_view kLName = "float_ssim_l";
 inline constexpr std::string_view kCName = "float_ssim_c";
 inline constexpr std::string_view kSName = "float_ssim_s";
+
+inline constexpr std::string_view kProvided[] = {kScoreName};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "float_ssim",
+    .other_names = {},
+    .options = kOptions,
+    .provided = kProvided,
+    .temporal = false,
+};
 
 }  // namespace vqtwin::float_ssim

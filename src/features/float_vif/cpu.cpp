@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/float_vif/math.hpp"
 #include "features/float_vif/prescale.hpp"
@@ -163,24 +164,10 @@ class FloatVifCpu final : public Extractor {
   int width_ = 0, height_ = 0, scaled_w_ = 0, scaled_h_ = 0;
 };
 
-constexpr std::string_view kProvided[] = {"vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3"};
-
 }  // namespace
 }  // namespace float_vif
 
 extern const ExtractorInfo kFloatVifInfo;
-const ExtractorInfo kFloatVifInfo = {
-    .name = "float_vif",
-    .other_names = {},
-    .backend = Backend::kCpu,
-    .options = float_vif::kOptions,
-    .provided = float_vif::kProvided,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<float_vif::FloatVifCpu>(o);
-    },
-};
+const ExtractorInfo kFloatVifInfo = cpu_extractor<float_vif::FloatVifCpu>(float_vif::kSpec);
 
 }  // namespace vqtwin

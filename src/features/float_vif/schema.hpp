@@ -3,6 +3,7 @@
 #include <array>
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::float_vif {
@@ -29,5 +30,16 @@ inline constexpr std::array<std::string_view, 4> kScaleNames = {"vif_scale0", "v
 inline constexpr std::array<std::string_view, 11> kDebugNames = {
     "vif",           "vif_num",       "vif_den",       "vif_num_scale0", "vif_den_scale0", "vif_num_scale1",
     "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3", "vif_den_scale3"};
+
+inline constexpr std::string_view kProvided[] = {"vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3"};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "float_vif",
+    .other_names = {},
+    .options = kOptions,
+    .provided = kProvided,
+    .temporal = false,
+};
 
 }  // namespace vqtwin::float_vif

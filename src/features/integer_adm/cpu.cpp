@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "features/integer_adm/pipeline.hpp"
 #include "features/integer_adm/schema.hpp"
 
@@ -92,31 +93,10 @@ class AdmCpu final : public Extractor {
   std::vector<WorkspacePtr> free_;
 };
 
-constexpr std::string_view kOtherNames[] = {"integer_adm"};
-constexpr std::string_view kProvided[] = {
-    "integer_adm2",           "integer_aim",            "integer_adm3",           "integer_adm_scale0",
-    "integer_adm_scale1",     "integer_adm_scale2",     "integer_adm_scale3",     "integer_adm",
-    "integer_adm_num",        "integer_adm_den",        "integer_adm_num_scale0", "integer_adm_den_scale0",
-    "integer_adm_num_scale1", "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
-    "integer_adm_num_scale3", "integer_adm_den_scale3",
-};
-
 }  // namespace
 }  // namespace integer_adm
 
 extern const ExtractorInfo kIntegerAdmInfo;
-const ExtractorInfo kIntegerAdmInfo = {
-    .name = "adm",
-    .other_names = integer_adm::kOtherNames,
-    .backend = Backend::kCpu,
-    .options = integer_adm::kOptions,
-    .provided = integer_adm::kProvided,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<integer_adm::AdmCpu>(o);
-    },
-};
+const ExtractorInfo kIntegerAdmInfo = cpu_extractor<integer_adm::AdmCpu>(integer_adm::kSpec);
 
 }  // namespace vqtwin

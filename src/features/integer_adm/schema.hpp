@@ -4,6 +4,7 @@
 #include <array>
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::integer_adm {
@@ -43,6 +44,24 @@ inline constexpr std::array<std::string_view, 11> kDebugNames = {
     "integer_adm_num_scale0", "integer_adm_den_scale0", "integer_adm_num_scale1",
     "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
     "integer_adm_num_scale3", "integer_adm_den_scale3",
+};
+
+inline constexpr std::string_view kOtherNames[] = {"integer_adm"};
+inline constexpr std::string_view kProvided[] = {
+    "integer_adm2",           "integer_aim",            "integer_adm3",           "integer_adm_scale0",
+    "integer_adm_scale1",     "integer_adm_scale2",     "integer_adm_scale3",     "integer_adm",
+    "integer_adm_num",        "integer_adm_den",        "integer_adm_num_scale0", "integer_adm_den_scale0",
+    "integer_adm_num_scale1", "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
+    "integer_adm_num_scale3", "integer_adm_den_scale3",
+};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "adm",
+    .other_names = kOtherNames,
+    .options = kOptions,
+    .provided = kProvided,
+    .temporal = false,
 };
 
 }  // namespace vqtwin::integer_adm

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "features/float_motion/big_buffer.hpp"
 #include "features/integer_motion/math.hpp"
 #include "features/integer_motion/sad.hpp"
@@ -101,25 +102,10 @@ class IntegerMotionCpu final : public Extractor {
   std::vector<double> sads_;               // the per-frame scores, for flush
 };
 
-constexpr std::string_view kProvided[] = {kSad, kMotion, kMotion2, kMotion3};
-constexpr std::string_view kOtherNames[] = {"integer_motion"};
-
 }  // namespace
 }  // namespace integer_motion
 
 extern const ExtractorInfo kIntegerMotionInfo;
-const ExtractorInfo kIntegerMotionInfo = {
-    .name = "motion",
-    .other_names = integer_motion::kOtherNames,
-    .backend = Backend::kCpu,
-    .options = integer_motion::kOptions,
-    .provided = integer_motion::kProvided,
-    .temporal = true,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<integer_motion::IntegerMotionCpu>(o);
-    },
-};
+const ExtractorInfo kIntegerMotionInfo = cpu_extractor<integer_motion::IntegerMotionCpu>(integer_motion::kSpec);
 
 }  // namespace vqtwin

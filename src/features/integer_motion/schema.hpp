@@ -3,6 +3,7 @@
 // every twin.
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::integer_motion {
@@ -25,5 +26,17 @@ inline constexpr std::string_view kSad = "VMAF_integer_feature_motion_sad_score"
 inline constexpr std::string_view kMotion = "integer_motion";
 inline constexpr std::string_view kMotion2 = "integer_motion2";
 inline constexpr std::string_view kMotion3 = "integer_motion3";
+
+inline constexpr std::string_view kOtherNames[] = {"integer_motion"};
+inline constexpr std::string_view kProvided[] = {kSad, kMotion, kMotion2, kMotion3};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "motion",
+    .other_names = kOtherNames,
+    .options = kOptions,
+    .provided = kProvided,
+    .temporal = true,
+};
 
 }  // namespace vqtwin::integer_motion

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/integer_ssim/moments.hpp"
 #include "features/integer_ssim/schema.hpp"
@@ -35,24 +36,10 @@ class IntegerSsimCpu final : public Extractor {
   double max_db_ = 0;
 };
 
-constexpr std::string_view kProvided[] = {kScoreName};
-
 }  // namespace
 }  // namespace integer_ssim
 
 extern const ExtractorInfo kIntegerSsimInfo;
-const ExtractorInfo kIntegerSsimInfo = {
-    .name = "integer_ssim",
-    .other_names = integer_ssim::kOtherNames,
-    .backend = Backend::kCpu,
-    .options = integer_ssim::kOptions,
-    .provided = integer_ssim::kProvided,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<integer_ssim::IntegerSsimCpu>(o);
-    },
-};
+const ExtractorInfo kIntegerSsimInfo = cpu_extractor<integer_ssim::IntegerSsimCpu>(integer_ssim::kSpec);
 
 }  // namespace vqtwin

@@ -3,6 +3,7 @@
 #include <array>
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::integer_ssim {
@@ -14,6 +15,17 @@ inline constexpr OptionSpec kOptions[] = {
 
 inline constexpr std::string_view kScoreName = "integer_ssim";
 // The fork's extractor name.
-inline constexpr std::array<std::string_view, 1> kOtherNames = {"ssim"};
+inline constexpr std::string_view kOtherNames[] = {"ssim"};
+
+inline constexpr std::string_view kProvided[] = {kScoreName};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "integer_ssim",
+    .other_names = kOtherNames,
+    .options = kOptions,
+    .provided = kProvided,
+    .temporal = false,
+};
 
 }  // namespace vqtwin::integer_ssim

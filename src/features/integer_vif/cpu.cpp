@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "core/implementation.hpp"
 #include "features/integer_vif/kernels.hpp"
 #include "features/integer_vif/log_table.hpp"
 #include "features/integer_vif/math.hpp"
@@ -84,26 +85,10 @@ class VifCpu final : public Extractor {
   bool debug_ = false;
 };
 
-constexpr std::string_view kProvided[] = {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
-                                          "integer_vif_scale3"};
-constexpr std::string_view kOtherNames[] = {"integer_vif"};
-
 }  // namespace
 }  // namespace integer_vif
 
 extern const ExtractorInfo kIntegerVifInfo;
-const ExtractorInfo kIntegerVifInfo = {
-    .name = "vif",
-    .other_names = integer_vif::kOtherNames,
-    .backend = Backend::kCpu,
-    .options = integer_vif::kOptions,
-    .provided = integer_vif::kProvided,
-    .temporal = false,
-    .cpu_twin_of = {},
-    .check_context = nullptr,
-    .create = [](const OptionValues& o) -> std::unique_ptr<Extractor> {
-      return std::make_unique<integer_vif::VifCpu>(o);
-    },
-};
+const ExtractorInfo kIntegerVifInfo = cpu_extractor<integer_vif::VifCpu>(integer_vif::kSpec);
 
 }  // namespace vqtwin

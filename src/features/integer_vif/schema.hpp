@@ -3,6 +3,7 @@
 #include <array>
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::integer_vif {
@@ -32,5 +33,18 @@ inline constexpr std::array<std::string_view, 4> kDebugNumScale = {
     "integer_vif_num_scale0", "integer_vif_num_scale1", "integer_vif_num_scale2", "integer_vif_num_scale3"};
 inline constexpr std::array<std::string_view, 4> kDebugDenScale = {
     "integer_vif_den_scale0", "integer_vif_den_scale1", "integer_vif_den_scale2", "integer_vif_den_scale3"};
+
+inline constexpr std::string_view kOtherNames[] = {"integer_vif"};
+inline constexpr std::string_view kProvided[] = {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
+                                          "integer_vif_scale3"};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "vif",
+    .other_names = kOtherNames,
+    .options = kOptions,
+    .provided = kProvided,
+    .temporal = false,
+};
 
 }  // namespace vqtwin::integer_vif

@@ -3,6 +3,7 @@
 #include <array>
 #include <string_view>
 
+#include "core/feature_spec.hpp"
 #include "core/options.hpp"
 
 namespace vqtwin::psnr {
@@ -19,5 +20,16 @@ inline constexpr OptionSpec kOptions[] = {
 inline constexpr std::array<std::string_view, 3> kPsnrNames = {"psnr_y", "psnr_cb", "psnr_cr"};
 inline constexpr std::array<std::string_view, 3> kMseNames = {"mse_y", "mse_cb", "mse_cr"};
 inline constexpr std::array<std::string_view, 3> kApsnrNames = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
+
+inline constexpr std::string_view kProvided[] = {"psnr_y", "psnr_cb", "psnr_cr"};
+
+// The feature as every implementation (CPU reference, device twins) presents it.
+inline constexpr FeatureSpec kSpec{
+    .name = "psnr",
+    .other_names = {},
+    .options = kOptions,
+    .provided = kProvided,
+    .temporal = false,
+};
 
 }  // namespace vqtwin::psnr

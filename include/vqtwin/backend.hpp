@@ -1,0 +1,16 @@
+#pragma once
+// Where extractors run. One type for the CLI, RunConfig, dispatch and the engine.
+#include <optional>
+#include <string_view>
+
+namespace vqtwin {
+
+// kCpu: the reference. kCuda: the CUDA twins (the CPU for features without a twin, or pictures a
+// twin cannot serve, with one warning line). kAuto: CUDA when a device can be used, else the CPU,
+// silently. An implementation's own backend is kCpu or kCuda, never kAuto.
+enum class Backend { kCpu, kCuda, kAuto };
+
+const char* to_string(Backend b);              // "cpu", "cuda", "auto"
+std::optional<Backend> parse_backend(std::string_view text);
+
+}  // namespace vqtwin

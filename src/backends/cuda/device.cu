@@ -1,0 +1,67 @@
+// The CUDA runtime as the rest of vqtwin needs it: is a device usable, error lines, the fault
+// injection hook and the allocation count.
+#include <atomic>
+#include <string>
+
+#include "backends/cuda/check.hpp"
+#include "backends/cuda/memory.hpp"
+#include "backends/device.hpp"
+#include "vqtwin/error.hpp"
+
+namespace vqtwin {
+namespace cuda {
+namespace {
+
+std::atomic<long> g_live{0};
+std::atomic<long> g_countdown{0};
+
+// Launching it proves that this binary has code the device can run (sm_90 or JIT-able PTX).
+__global__ void probe_kernel(int* out) { *out = 42; }
+
+}  // namespace
+
+void fail(cudaError_t error, const char* what) {
+  throw Error(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(error));
+}
+
+void inject_failure_at(long n) { g_countdown = n; }
+
+bool injected_failure_due() {
+  long c = g_countdown.load(std::memory_order_relaxed);
+  while (c > 0) {
+    if (g_countdown.compare_exchange_weak(c, c - 1)) return c == 1;
+  }
+  return false;
+}
+
+long live_allocations() { return g_live.load(); }
+void count_allocation(int delta) { g_live += delta; }
+
+}  // namespace cuda
+
+bool cuda_device_usable(int device, std::string* why) {
+  auto say = [&](const std::string& text) {
+    if (why) *why = text;
+    return false;
+  };
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) return say(std::string("no CUDA device (") + cudaGetErrorString(e) + ")");
+  if (count == 0) return say("no CUDA device");
+  if (device < 0 || device >= count)
+    return say("there are " + std::to_string(count) + " CUDA devices (0.." + std::to_string(count - 1) + ")");
+  if ((e = cudaSetDevice(device)) != cudaSuccess) return say(cudaGetErrorString(e));
+  int* flag = nullptr;
+  if ((e = cudaMalloc(&flag, sizeof(int))) != cudaSuccess) return say(cudaGetErrorString(e));
+  cuda::probe_kernel<<<1, 1>>>(flag);
+  e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  int value = 0;
+  if (e == cudaSuccess) e = cudaMemcpy(&value, flag, sizeof(int), cudaMemcpyDeviceToHost);
+  cudaFree(flag);
+  if (e != cudaSuccess || value != 42)
+    return say(std::string("cannot run vqtwin's kernels (") + cudaGetErrorString(e) + ")");
+  return true;
+}
+
+}  // namespace vqtwin

@@ -1,0 +1,126 @@
+#pragma once
+// Owning handles for device memory, pinned host memory, streams and events: every error path frees
+// what it took, and live_allocations() lets a test prove it.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "backends/cuda/check.hpp"
+
+namespace vqtwin::cuda {
+
+// Device + pinned allocations, streams and events currently alive in this process.
+long live_allocations();
+void count_allocation(int delta);
+
+template <class T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  explicit DeviceArray(std::size_t n) : n_(n) {
+    void* p = nullptr;
+    check(cudaMalloc(&p, n * sizeof(T) + (n == 0)), "cudaMalloc");
+    p_ = static_cast<T*>(p);
+    count_allocation(1);
+  }
+  ~DeviceArray() { reset(); }
+  DeviceArray(DeviceArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  DeviceArray& operator=(DeviceArray&& o) noexcept {
+    if (this != &o) {
+      reset();
+      p_ = std::exchange(o.p_, nullptr);
+      n_ = std::exchange(o.n_, 0);
+    }
+    return *this;
+  }
+  T* get() const { return p_; }
+  std::size_t size() const { return n_; }
+  std::size_t bytes() const { return n_ * sizeof(T); }
+
+ private:
+  void reset() {
+    if (p_) {
+      cudaFree(p_);
+      count_allocation(-1);
+    }
+    p_ = nullptr;
+  }
+  T* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+// Page-locked host memory: the device copies from it at full bus speed, asynchronously.
+template <class T>
+class PinnedArray {
+ public:
+  PinnedArray() = default;
+  explicit PinnedArray(std::size_t n) : n_(n) {
+    void* p = nullptr;
+    check(cudaHostAlloc(&p, n * sizeof(T) + (n == 0), cudaHostAllocPortable), "cudaHostAlloc");
+    p_ = static_cast<T*>(p);
+    count_allocation(1);
+  }
+  ~PinnedArray() { reset(); }
+  PinnedArray(PinnedArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  PinnedArray& operator=(PinnedArray&& o) noexcept {
+    if (this != &o) {
+      reset();
+      p_ = std::exchange(o.p_, nullptr);
+      n_ = std::exchange(o.n_, 0);
+    }
+    return *this;
+  }
+  T* get() const { return p_; }
+  T& operator[](std::size_t i) const { return p_[i]; }
+  std::size_t size() const { return n_; }
+
+ private:
+  void reset() {
+    if (p_) {
+      cudaFreeHost(p_);
+      count_allocation(-1);
+    }
+    p_ = nullptr;
+  }
+  T* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+class Stream {
+ public:
+  Stream() {
+    check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate");
+    count_allocation(1);
+  }
+  ~Stream() {
+    cudaStreamDestroy(s_);
+    count_allocation(-1);
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
+class Event {
+ public:
+  explicit Event(bool timing = false) {
+    check(cudaEventCreateWithFlags(&e_, timing ? cudaEventDefault : cudaEventDisableTiming), "cudaEventCreate");
+    count_allocation(1);
+  }
+  ~Event() {
+    cudaEventDestroy(e_);
+    count_allocation(-1);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return e_; }
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
+}  // namespace vqtwin::cuda

@@ -1,0 +1,54 @@
+#pragma once
+// What the engine sees of a device backend: a pipeline of frame slots (several frames in flight)
+// and extractors that enqueue work on a slot and read their results back once it is done. No CUDA
+// type appears here; backends/cuda implements it, backends/none.cpp says no device exists.
+#include <memory>
+#include <string>
+
+#include "core/extractor.hpp"
+#include "vqtwin/picture.hpp"
+
+namespace vqtwin {
+
+// One frame pair in flight: host pictures the device can copy from (pinned), their copy on the
+// device, and a queue (stream) the frame's work is ordered on.
+class FrameSlot {
+ public:
+  virtual ~FrameSlot() = default;
+  virtual unsigned index() const = 0;  // 0..slot_count()-1
+  virtual Picture& ref() = 0;
+  virtual Picture& dist() = 0;
+  // Enqueues the pair's upload: raw samples as stored, one copy per plane, no conversion.
+  virtual void upload() = 0;
+  // Blocks until everything enqueued on this slot is done (the frame's one host synchronisation).
+  // Throws vqtwin::Error on a device fault.
+  virtual void wait() = 0;
+};
+
+class DevicePipeline {
+ public:
+  virtual ~DevicePipeline() = default;
+  virtual unsigned slot_count() const = 0;
+  virtual FrameSlot& slot(unsigned i) = 0;
+  virtual const PictureFormat& format() const = 0;
+};
+
+// A twin: its work for a frame is enqueued by submit() (no waiting) and its values written by
+// collect() after the slot's wait(). Temporal twins get submit() and collect() each in frame order;
+// others in any order, from several threads. extract() (inherited) runs one frame synchronously on a
+// private one-slot pipeline: what the twin harness and the benchmark use.
+class DeviceExtractor : public Extractor {
+ public:
+  // Once, before init(): the pipeline whose slots this context will be handed.
+  virtual void bind(DevicePipeline& pipeline) = 0;
+  virtual void submit(FrameSlot& slot, unsigned index) = 0;
+  virtual void collect(FrameSlot& slot, unsigned index, FeatureSink& out) = 0;
+};
+
+// Whether CUDA device `device` can be used; when not, `why` says why (no device, old driver, ...).
+bool cuda_device_usable(int device, std::string* why);
+// A pipeline of `slots` frame slots on CUDA device `device` for pictures of `format`. Throws
+// vqtwin::Error (out of memory, no device).
+std::unique_ptr<DevicePipeline> make_cuda_pipeline(const PictureFormat& format, int device, unsigned slots);
+
+}  // namespace vqtwin

@@ -1,0 +1,371 @@
+// The twin harness (checkasm's spirit, for device twins): every twin in the registry against its
+// CPU reference, found through the feature spec they share, so a new twin is covered with no new
+// test code. Generated planes of 8/10/12/16 bits, 4:2:0/4:2:2/4:4:4/4:0:0, sizes from tiny and odd
+// to 8K, every option of the schema (booleans both ways, numbers at min/default/max and a random
+// value, then random combinations), flat / identical / extreme / random / textured content,
+// multi-frame sequences with a scene cut and a static run (for temporal twins), and the shared
+// fixtures when given. Pass = every value bit-identical, the same names, the same refusals.
+//
+//   twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N]
+// Exit 0 all identical, 1 a difference, 77 no CUDA device (CTest: skipped). $VQTWIN_PLANT=name plants
+// a bug in a twin: the run must then fail (backends/cuda/twin.hpp).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backends/device.hpp"
+#include "core/registry.hpp"
+#include "io/picture_source.hpp"
+#include "vqtwin/error.hpp"
+
+namespace vqtwin {
+namespace {
+
+class RecordingSink final : public FeatureSink {
+ public:
+  void put(std::string_view name, unsigned frame, double value) override {
+    std::lock_guard lock(mutex_);
+    values[std::string(name) + "#" + std::to_string(frame)] = value;
+  }
+  void aggregate(std::string_view name, double value) override {
+    std::lock_guard lock(mutex_);
+    values["aggregate:" + std::string(name)] = value;
+  }
+  std::map<std::string, double> values;
+
+ private:
+  std::mutex mutex_;
+};
+
+// What one implementation did on one case: its values, or the error it refused with.
+struct Outcome {
+  std::map<std::string, double> values;
+  std::optional<std::string> refused;
+};
+
+Outcome run_implementation(const ExtractorInfo& info, const OptionValues& options, const std::vector<Picture>& refs,
+                           const std::vector<Picture>& dists) {
+  Outcome o;
+  try {
+    auto ex = info.create(options);
+    ex->init(refs[0].format());
+    RecordingSink sink;
+    for (std::size_t i = 0; i < refs.size(); ++i) ex->extract(refs[i], dists[i], unsigned(i), sink);
+    ex->flush(sink);
+    o.values = std::move(sink.values);
+  } catch (const Error& e) {
+    o.refused = e.what();
+  }
+  return o;
+}
+
+// ---- content ----------------------------------------------------------------------------------
+
+enum class Content { kFlat, kIdentical, kExtreme, kRandom, kTexture };
+const char* to_string(Content c) {
+  switch (c) {
+    case Content::kFlat: return "flat";
+    case Content::kIdentical: return "identical";
+    case Content::kExtreme: return "extreme";
+    case Content::kRandom: return "random";
+    case Content::kTexture: return "texture";
+  }
+  return "?";
+}
+
+void set_sample(Picture& pic, int p, int x, int y, unsigned v) {
+  if (pic.format().bitdepth > 8) pic.row<std::uint16_t>(p, y)[x] = std::uint16_t(v);
+  else pic.row<std::uint8_t>(p, y)[x] = std::uint8_t(v);
+}
+
+// Frame `frame` of a sequence: a texture that moves, with a scene cut at frame 3 and a static run
+// after it (frames 4 and 5 equal), so temporal twins meet motion, a cut and stillness.
+void fill(Picture& ref, Picture& dist, Content content, unsigned frame, std::mt19937& rng) {
+  const PictureFormat& f = ref.format();
+  const unsigned max = (1u << f.bitdepth) - 1;
+  const unsigned scene = frame >= 3 ? 1 : 0;
+  const unsigned t = frame >= 4 ? 4 : frame;
+  std::uniform_int_distribution<unsigned> any(0, max);
+  std::uniform_int_distribution<int> noise(-3, 3);
+  for (int p = 0; p < f.num_planes(); ++p)
+    for (int y = 0; y < ref.height(p); ++y)
+      for (int x = 0; x < ref.width(p); ++x) {
+        unsigned r = 0, d = 0;
+        switch (content) {
+          case Content::kFlat: r = d = (max + 1) / 3 + p; break;
+          case Content::kIdentical:
+          case Content::kTexture: {
+            const double phase = 0.07 * (x + 3.0 * t) + 0.05 * y * (scene ? -1.3 : 1.0) + p;
+            const double v = (0.5 + 0.35 * std::sin(phase) + 0.1 * std::sin(0.31 * x * (p + 1) - 0.17 * y)) * max;
+            r = unsigned(std::lround(std::clamp(v, 0.0, double(max))));
+            d = content == Content::kIdentical
+                    ? r
+                    : unsigned(std::clamp(int(r) + noise(rng) * int(1u << (f.bitdepth - 8)), 0, int(max)));
+            break;
+          }
+          case Content::kExtreme: r = ((x / 7 + y / 5 + frame) & 1) ? max : 0; d = max - r; break;
+          case Content::kRandom: r = any(rng); d = any(rng); break;
+        }
+        set_sample(ref, p, x, y, r);
+        set_sample(dist, p, x, y, d);
+      }
+}
+
+// ---- options ----------------------------------------------------------------------------------
+
+std::string number_text(const OptionSpec& o, double v) {
+  char buf[64];
+  if (o.type == OptionType::kInt) std::snprintf(buf, sizeof buf, "%lld", (long long)std::llround(v));
+  else std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// Option sets: defaults; each option alone at its interesting values; every boolean on; random
+// combinations. Values a CPU context refuses at creation are dropped (they cannot reach a twin).
+std::vector<OptionPairs> option_sets(const FeatureSpec& spec, std::mt19937& rng, bool quick) {
+  std::vector<OptionPairs> sets{{}};
+  std::vector<std::vector<std::string>> choices(spec.options.size());
+  for (std::size_t i = 0; i < spec.options.size(); ++i) {
+    const OptionSpec& o = spec.options[i];
+    auto& c = choices[i];
+    switch (o.type) {
+      case OptionType::kBool: c = {"true", "false"}; break;
+      case OptionType::kString: break;  // the default only: string values name files or modes
+      case OptionType::kInt:
+      case OptionType::kDouble: {
+        const double hi = std::min(o.max, o.min + 1e6);  // no 1e308 pictures of work
+        c = {number_text(o, o.min), number_text(o, o.default_value), number_text(o, hi)};
+        std::uniform_real_distribution<double> u(o.min, hi);
+        c.push_back(number_text(o, u(rng)));
+        break;
+      }
+    }
+    for (const auto& v : c) sets.push_back({{std::string(o.name), v}});
+  }
+  OptionPairs all_on;
+  for (const OptionSpec& o : spec.options)
+    if (o.type == OptionType::kBool) all_on.push_back({std::string(o.name), "true"});
+  if (!all_on.empty()) sets.push_back(all_on);
+  for (int k = 0; k < (quick ? 2 : 6); ++k) {
+    OptionPairs mix;
+    for (std::size_t i = 0; i < spec.options.size(); ++i)
+      if (!choices[i].empty() && rng() % 2)
+        mix.push_back({std::string(spec.options[i].name), choices[i][rng() % choices[i].size()]});
+    sets.push_back(mix);
+  }
+  return sets;
+}
+
+std::string describe(const OptionPairs& pairs) {
+  std::string s;
+  for (const auto& [k, v] : pairs) s += (s.empty() ? "" : ":") + k + "=" + v;
+  return s.empty() ? "defaults" : s;
+}
+
+// ---- comparison -------------------------------------------------------------------------------
+
+struct Tally {
+  unsigned long cases = 0, refused_both = 0, values = 0, identical = 0, failures = 0;
+  double max_delta = 0;
+};
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void compare(const std::string& twin, const std::string& what, const Outcome& cpu, const Outcome& dev, Tally& t) {
+  ++t.cases;
+  if (cpu.refused || dev.refused) {
+    if (cpu.refused && dev.refused) {
+      ++t.refused_both;
+      return;
+    }
+    ++t.failures;
+    std::printf("  DIFF %s %s: %s\n", twin.c_str(), what.c_str(),
+                cpu.refused ? ("CPU refused (" + *cpu.refused + "), twin computed").c_str()
+                            : ("twin refused (" + *dev.refused + "), CPU computed").c_str());
+    return;
+  }
+  bool reported = false;
+  for (const auto& [name, v] : cpu.values) {
+    ++t.values;
+    auto it = dev.values.find(name);
+    if (it == dev.values.end()) {
+      ++t.failures;
+      if (!reported) std::printf("  DIFF %s %s: %s missing from the twin\n", twin.c_str(), what.c_str(), name.c_str());
+      reported = true;
+      continue;
+    }
+    if (same_bits(v, it->second)) {
+      ++t.identical;
+      continue;
+    }
+    ++t.failures;
+    const double d = std::fabs(v - it->second);
+    if (std::isfinite(d)) t.max_delta = std::max(t.max_delta, d);
+    if (!reported)
+      std::printf("  DIFF %s %s: %s cpu %.17g twin %.17g\n", twin.c_str(), what.c_str(), name.c_str(), v, it->second);
+    reported = true;
+  }
+  for (const auto& [name, v] : dev.values)
+    if (!cpu.values.count(name)) {
+      ++t.failures;
+      std::printf("  DIFF %s %s: the twin writes %s, the CPU does not\n", twin.c_str(), what.c_str(), name.c_str());
+    }
+}
+
+struct Geometry {
+  int w, h;
+};
+
+struct Args {
+  bool quick = false;
+  std::string only;
+  std::string fixtures;
+  unsigned fixture_frames = 4;
+};
+
+void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Args& a, Tally& t) {
+  std::mt19937 rng(20261202);
+  const unsigned frames = twin.spec->temporal ? 6 : 2;
+  const std::vector<Geometry> small = {{1, 1}, {2, 3}, {16, 16}, {33, 35}, {161, 91}, {176, 144}, {383, 383}, {384, 384}};
+  const std::vector<Geometry> large = {{853, 481}, {1920, 1080}, {3840, 2160}};
+  const int depths[] = {8, 10, 12, 16};
+  const ChromaFormat chromas[] = {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444, ChromaFormat::k400};
+  const Content contents[] = {Content::kTexture, Content::kIdentical, Content::kFlat, Content::kExtreme, Content::kRandom};
+  const auto sets = option_sets(*twin.spec, rng, a.quick);
+
+  auto one = [&](const PictureFormat& f, Content c, const OptionPairs& pairs) {
+    std::optional<OptionValues> options;
+    try {
+      options.emplace(twin.spec->options, pairs, twin.name);
+    } catch (const Error&) {
+      return;  // refused at context creation on every backend: not a twin question
+    }
+    std::vector<Picture> refs, dists;
+    for (unsigned i = 0; i < frames; ++i) {
+      refs.emplace_back(f);
+      dists.emplace_back(f);
+      fill(refs.back(), dists.back(), c, i, rng);
+    }
+    const Outcome cpu_out = run_implementation(cpu, *options, refs, dists);
+    const Outcome dev_out = run_implementation(twin, *options, refs, dists);
+    compare(std::string(twin.name), f.describe() + " " + to_string(c) + " " + describe(pairs), cpu_out, dev_out, t);
+  };
+
+  // Every depth x chroma x small size x content with default options.
+  for (int bd : depths)
+    for (ChromaFormat ch : chromas)
+      for (const Geometry& g : small)
+        for (Content c : contents) one({g.w, g.h, bd, ch}, c, {});
+  // Every option set on a mid size at every depth, two contents.
+  for (const auto& pairs : sets)
+    for (int bd : depths)
+      for (Content c : {Content::kTexture, Content::kIdentical}) one({a.quick ? 176 : 853, a.quick ? 144 : 481, bd, ChromaFormat::k420}, c, pairs);
+  // Large sizes: 8 and 10 bits, 4:2:0 and 4:4:4, default options.
+  for (const Geometry& g : large)
+    for (int bd : {8, 10})
+      for (ChromaFormat ch : {ChromaFormat::k420, ChromaFormat::k444}) {
+        if (a.quick && g.w > 1920) continue;
+        one({g.w, g.h, bd, ch}, Content::kTexture, {});
+      }
+  if (!a.quick) one({7680, 4320, 8, ChromaFormat::k420}, Content::kTexture, {});
+}
+
+// The shared fixtures (decoded y4m pairs NAME_ref.y4m / NAME_dist.y4m in `dir`), every option set.
+void run_fixtures(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Args& a, Tally& t) {
+  namespace fs = std::filesystem;
+  std::mt19937 rng(7);
+  const auto sets = option_sets(*twin.spec, rng, true);
+  for (const auto& entry : fs::directory_iterator(a.fixtures)) {
+    const std::string name = entry.path().filename().string();
+    const std::string suffix = "_ref.y4m";
+    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix)) continue;
+    const std::string stem = name.substr(0, name.size() - suffix.size());
+    const fs::path dist_path = entry.path().parent_path() / (stem + "_dist.y4m");
+    if (!fs::exists(dist_path)) continue;
+    auto rs = open_picture_source(entry.path().string(), RawFormat{});
+    auto ds = open_picture_source(dist_path.string(), RawFormat{});
+    std::vector<Picture> refs, dists;
+    for (unsigned i = 0; i < a.fixture_frames; ++i) {
+      Picture r(rs->format()), d(ds->format());
+      if (!rs->read(r) || !ds->read(d)) break;
+      refs.push_back(std::move(r));
+      dists.push_back(std::move(d));
+    }
+    if (refs.empty()) continue;
+    for (const auto& pairs : sets) {
+      std::optional<OptionValues> options;
+      try {
+        options.emplace(twin.spec->options, pairs, twin.name);
+      } catch (const Error&) {
+        continue;
+      }
+      compare(std::string(twin.name), "fixture " + stem + " " + describe(pairs),
+              run_implementation(cpu, *options, refs, dists), run_implementation(twin, *options, refs, dists), t);
+    }
+  }
+}
+
+int harness(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string s = argv[i];
+    if (s == "--quick") a.quick = true;
+    else if (s == "--only" && i + 1 < argc) a.only = argv[++i];
+    else if (s == "--fixtures" && i + 1 < argc) a.fixtures = argv[++i];
+    else if (s == "--frames" && i + 1 < argc) a.fixture_frames = unsigned(std::stoul(argv[++i]));
+    else {
+      std::fprintf(stderr, "usage: twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N]\n");
+      return 2;
+    }
+  }
+  if (cuda_twins().empty()) {
+    std::printf("twin_harness: skipped: this build has no CUDA twins\n");
+    return 77;
+  }
+  std::string why;
+  if (!cuda_device_usable(0, &why)) {
+    std::printf("twin_harness: skipped: no CUDA device (%s)\n", why.c_str());
+    return 77;
+  }
+  bool all_ok = true;
+  std::printf("%-22s %8s %8s %10s %10s %12s\n", "twin", "cases", "refused", "values", "identical", "max |delta|");
+  for (const ExtractorInfo* twin : cuda_twins()) {
+    if (!a.only.empty() && twin->name != a.only) continue;
+    const ExtractorInfo* cpu = find_implementation(*twin->spec, Backend::kCpu);
+    if (!cpu) {
+      std::printf("%s: no CPU reference for its spec\n", std::string(twin->name).c_str());
+      all_ok = false;
+      continue;
+    }
+    Tally t;
+    run_generated(*twin, *cpu, a, t);
+    if (!a.fixtures.empty()) run_fixtures(*twin, *cpu, a, t);
+    std::printf("%-22s %8lu %8lu %10lu %10lu %12.3g%s\n", std::string(twin->name).c_str(), t.cases, t.refused_both,
+                t.values, t.identical, t.max_delta, t.failures ? "  FAIL" : "");
+    all_ok = all_ok && t.failures == 0 && t.values > 0;
+  }
+  std::printf("twin_harness: %s\n", all_ok ? "every value bit-identical" : "DIFFERENCES FOUND");
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace vqtwin
+
+int main(int argc, char** argv) {
+  try {
+    return vqtwin::harness(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "twin_harness: error: %s\n", e.what());
+    return 1;
+  }
+}
