@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -42,14 +43,28 @@ int memfd_with(const std::string& data) {
 
 const RawFormat kRaw{64, 48, "420", 8};
 
+// Joins a writer thread at the end of a test, also one that failed part-way (the reader, declared
+// after it, is destroyed first and closes the pipe, so the writer gets EPIPE and ends).
+struct Joined {
+  std::thread t;
+  ~Joined() {
+    if (t.joinable()) t.join();
+  }
+};
+
 TEST(PictureSource, RawThroughAPipeKeepsEveryByte) {
+  std::signal(SIGPIPE, SIG_IGN);
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
   const std::string data = frame_bytes(0) + frame_bytes(1);
-  std::thread writer([&] {
-    for (std::size_t at = 0; at < data.size();) at += std::size_t(::write(fds[1], data.data() + at, data.size() - at));
-    ::close(fds[1]);
-  });
+  Joined writer{std::thread([&data, w = fds[1]] {
+    for (std::size_t at = 0; at < data.size();) {
+      const ssize_t n = ::write(w, data.data() + at, data.size() - at);
+      if (n <= 0) break;
+      at += std::size_t(n);
+    }
+    ::close(w);
+  })};
   auto src = open_picture_fd(fds[0], true, "pipe", kRaw);
   Picture pic(src->format());
   for (int f = 0; f < 2; ++f) {
@@ -59,7 +74,6 @@ TEST(PictureSource, RawThroughAPipeKeepsEveryByte) {
   }
   EXPECT_FALSE(src->more());
   EXPECT_FALSE(src->frames_left().has_value());  // a pipe's length is unknown
-  writer.join();
 }
 
 TEST(PictureSource, RegularFilesAreCheckedBeforeAnyPicture) {
@@ -105,14 +119,13 @@ TEST(PictureSource, StopEndsAWaitOnAStalledPipe) {
   ASSERT_EQ(::write(fds[1], head.data(), head.size()), ssize_t(head.size()));  // then nothing: the writer stalls
   std::atomic<bool> stop{false};
   auto src = open_picture_fd(fds[0], true, "stalled", {}, InputLimits{kDefaultMaxPixels, &stop});
-  std::thread stopper([&] {
+  Joined stopper{std::thread([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     stop = true;
-  });
+  })};
   const auto t0 = std::chrono::steady_clock::now();
   EXPECT_THROW(src->more(), Error);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
-  stopper.join();
   ::close(fds[1]);
 }
 
