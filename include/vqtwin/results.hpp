@@ -8,18 +8,20 @@
 #include <unordered_map>
 #include <vector>
 
+#include "vqtwin/export.hpp"
+
 namespace vqtwin {
 
 enum class PoolMethod { kMin, kMax, kMean, kHarmonicMean, kPercentile };
 
-struct Pooling {
+struct VQTWIN_API Pooling {
   PoolMethod method = PoolMethod::kMean;
   double percentile = 50;  // for kPercentile, 0..100
   std::string name() const;  // "mean", "perc5", ...
   static std::optional<Pooling> parse(std::string_view text);  // "mean", "harmonic_mean", "perc5", ...
 };
 
-class Results {
+class VQTWIN_API Results {
  public:
   // Where a name first appeared, to order outputs as libvmaf's collector does (by first append):
   // the frame being processed, the context's registration index, the emission's rank in the call.
