@@ -23,10 +23,12 @@ install(FILES ${PROJECT_BINARY_DIR}/vqtwinConfig.cmake ${PROJECT_BINARY_DIR}/vqt
         DESTINATION ${VQTWIN_CMAKE_DIR})
 
 # pkg-config: the shared library needs nothing more; a static link (--static) needs the C++ runtime, libm,
-# the thread library and FFmpeg's libraries, listed as private.
-set(VQTWIN_PC_REQUIRES_PRIVATE "")
+# the thread library and FFmpeg's libraries, listed as private. FFmpeg's as plain -l flags, not
+# Requires.private: that would ask for FFmpeg's own static dependencies, which Debian does not ship, while
+# libvqtwin.a links FFmpeg's shared libraries well.
+set(VQTWIN_PC_LIBS_PRIVATE "-lstdc++ -lm -lpthread")
 if(VQTWIN_HAVE_FFMPEG)
-  set(VQTWIN_PC_REQUIRES_PRIVATE "libavformat, libavcodec, libswscale, libavutil")
+  string(PREPEND VQTWIN_PC_LIBS_PRIVATE "-lavformat -lavcodec -lswscale -lavutil ")
 endif()
 # Relocatable: the prefix is found from the .pc file's own folder (pkgconf's ${pcfiledir}), so a
 # `cmake --install build --prefix DIR` tree works where it lands. Relative paths as ${prefix}/..., absolute

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "vqtwin/backend.hpp"
+#include "vqtwin/error.hpp"
 #include "vqtwin/export.hpp"
 #include "vqtwin/picture.hpp"
 #include "vqtwin/results.hpp"

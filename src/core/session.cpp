@@ -102,6 +102,9 @@ constexpr unsigned kMinDeviceWorkers = 4;
 
 bool names_a_twin(const ContextRequest& r) { return r.info->backend != Backend::kCpu; }
 
+// Thrown in a frame whose temporal turn will never come (an earlier frame failed).
+struct Aborted {};
+
 void check_format(const PictureFormat& f) {
   check_picture_size("the session's picture format", f.width, f.height, InputLimits{kMaxPixelsLimit, nullptr});
   if (f.bitdepth < 8 || f.bitdepth > 16)
@@ -478,8 +481,6 @@ struct Session::Impl {
       }
     }
   }
-
-  struct Aborted {};
 
   // The first failure is kept; every later frame is abandoned, and temporal contexts waiting for the
   // failed frame are woken to stop.
