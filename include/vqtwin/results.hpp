@@ -72,6 +72,14 @@ class VQTWIN_API Results {
   // What was done to the inputs before scoring, as asked (--scale, --common_bitdepth, --sync auto):
   // a key ("scale", "bitdepth", "sync") and a sentence. Written to the JSON output under "input".
   std::vector<std::pair<std::string, std::string>> input_conversions;
+  // A file run's inputs (vqtwin::run), reference then distorted, for reports.
+  struct Input {
+    std::string path;
+    std::string kind;        // "y4m", "raw yuv", "h264 in matroska,webm"
+    std::string format;      // as scored, e.g. "1920x1080 8-bit 4:2:0"
+    double frame_rate = 0;   // frames per second the input states; 0 = unknown
+  };
+  std::vector<Input> inputs;
   // --sync auto: the offset applied (distorted frame i + offset scored against reference frame i).
   std::optional<int> sync_offset;
 

@@ -126,6 +126,8 @@ class Engine {
     out_.width = format_.width;
     out_.height = format_.height;
     out_.input_conversions = in.conversions;
+    for (const PictureSource* s : {in.ref.get(), in.dist.get()})
+      out_.inputs.push_back({s->path(), s->kind(), s->format().describe(), s->frame_rate()});
     if (!in.conversions.empty() && cfg_.note) {
       std::string line = "converted the inputs: ";
       for (std::size_t i = 0; i < in.conversions.size(); ++i) line += (i ? "; " : "") + in.conversions[i].second;

@@ -50,10 +50,11 @@ struct Context {
 class ContextSink final : public FeatureSink {
  public:
   ContextSink(Results& r, std::uint64_t step, const Context& c)
-      : results_(r), step_(step), ctx_(c.index), receipt_(r.show_receipt ? &c.receipt : nullptr) {}
+      : results_(r), step_(step), ctx_(c.index), receipt_(&c.receipt) {}
   void put(std::string_view name, unsigned frame, double value) override {
     results_.put(name, frame, value, {step_, ctx_, rank_++});
-    if (receipt_) results_.record_implementation(name, *receipt_);
+    // Always recorded (reports show it); the writers print it only when show_receipt is set.
+    results_.record_implementation(name, *receipt_);
   }
   void aggregate(std::string_view name, double value) override { results_.aggregate(name, value); }
 

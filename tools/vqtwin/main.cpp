@@ -18,13 +18,16 @@
 #include "vqtwin/backend.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/output.hpp"
+#include "vqtwin/report.hpp"
 #include "vqtwin/run.hpp"
 
 namespace {
 
 struct Cli {
   vqtwin::RunConfig run;
+  std::vector<std::string> distorted;  // one, or several scored in turn for --report (a ladder)
   std::string output;
+  std::string report;
   bool xml = false, json = false, csv = false, sub = false;
   std::string precision;
   std::vector<std::string> pools;
@@ -47,6 +50,8 @@ constexpr const char* kExamples = R"(Examples:
   vqtwin -r ref8.y4m -d dist10.mkv --common_bitdepth     8-bit against 10-bit (the 8-bit shifted up)
   vqtwin -r ref.mp4 -d dist.mp4 --sync auto              apply the time offset the first frames show
   vqtwin -r ref.yuv -d dist.yuv -w 1920 -h 1080 -p 420 -b 10 --no_prediction --feature psnr --csv -o out.csv
+  vqtwin -r ref.y4m -d dist.y4m --feature psnr --report report.html   per-frame charts, pooled values, worst frames
+  vqtwin -r src.mkv -d 1080p.mp4 -d 720p.mp4 --scale auto --report ladder.html   several encodes, one page
 Note: -h is --height, as in the vmaf CLI; help is --help.)";
 
 // Every error line goes through here: one line, printable, bounded (its parts are bounded where they
@@ -136,8 +141,10 @@ void report_peak_memory() {
   std::fclose(f);
 }
 
-// The mean of every metric, the model scores (the headline) first.
-void print_summary(std::FILE* f, const vqtwin::Results& r) {
+// The headline (VMAF, its harmonic mean, min and 1% low, PSNR-Y, frames and size), then the mean of every
+// metric, the model scores first.
+void print_summary(std::FILE* f, const vqtwin::Results& r, unsigned subsample) {
+  std::fprintf(f, "%s\n", vqtwin::headline(r, subsample).c_str());
   auto print = [&](const std::string& name) {
     if (auto v = r.pooled(name, {vqtwin::PoolMethod::kMean}))
       std::fprintf(f, "%s: %s\n", name.c_str(), vqtwin::format_number(*v, -1).c_str());
@@ -189,6 +196,32 @@ class Progress {
   std::chrono::steady_clock::time_point start_, last_{};
 };
 
+// A run's name on the report: the distorted input's file name.
+std::string label_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos || slash + 1 == path.size() ? path : path.substr(slash + 1);
+}
+
+// What the report lists under "Settings": the command line, the models and features asked for.
+vqtwin::ReportOptions report_options(const Cli& c, int argc, char** argv) {
+  vqtwin::ReportOptions o;
+  o.version = std::string("vqtwin ") + vqtwin::version();
+  o.subsample = c.run.subsample;
+  std::string line = "vqtwin";
+  for (int i = 1; i < argc; ++i) line += std::string(" ") + argv[i];
+  o.settings.emplace_back("command", vqtwin::printable(line, 4000));
+  std::string models, features;
+  for (const auto& m : c.run.models) models += (models.empty() ? "" : "; ") + m;
+  for (const auto& f : c.run.features) features += (features.empty() ? "" : "; ") + f;
+  if (models.empty() && !c.run.no_prediction) models = "version=vmaf_v0.6.1 (the default)";
+  if (!models.empty()) o.settings.emplace_back("models", models);
+  if (!features.empty()) o.settings.emplace_back("features", features);
+  o.settings.emplace_back("backend", vqtwin::to_string(c.run.backend));
+  o.settings.emplace_back("threads", c.run.threads ? std::to_string(c.run.threads) : "one per core");
+  if (c.run.subsample > 1) o.settings.emplace_back("subsample", std::to_string(c.run.subsample));
+  return o;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -199,7 +232,9 @@ int main(int argc, char** argv) {
   app.option_defaults()->always_capture_default();
   app.add_option("-r,--reference", c.run.reference,
                  "reference video: .y4m, raw .yuv (with -w -h -p -b), or any video FFmpeg decodes; - = stdin");
-  app.add_option("-d,--distorted", c.run.distorted, "distorted video (as --reference)");
+  app.add_option("-d,--distorted", c.distorted,
+                 "distorted video (as --reference); repeatable with --report: each scored in turn, one page")
+      ->allow_extra_args(false);
   app.add_option("-w,--width", c.width, "raw .yuv width");
   app.add_option("-h,--height", c.height, "raw .yuv height (-h is not help: use --help)");
   app.add_option("-p,--pixel_format", c.run.pixel_format, "raw .yuv pixel format: 420, 422, 444, 400");
@@ -218,6 +253,9 @@ int main(int argc, char** argv) {
   app.add_flag("--json", c.json, "write JSON (to standard output without -o)");
   app.add_flag("--csv", c.csv, "write CSV (to standard output without -o)");
   app.add_flag("--sub", c.sub, "write subtitles (to standard output without -o)");
+  app.add_option("--report", c.report,
+                 "write a self-contained HTML page: per-frame charts of every metric, pooled values, worst frames, "
+                 "inputs and settings (works offline)");
   app.add_option("--threads", c.threads, "worker threads; 0 or unset = one per core (results are identical for any number)");
   app.add_option("--subsample", c.subsample, "compute every N-th frame");
   app.add_option("--frame_cnt", c.frame_cnt, "at most N frames");
@@ -282,8 +320,14 @@ int main(int argc, char** argv) {
   if (c.output.empty() && n_formats > 0) c.output = "-";
   try {
     if (n_formats > 1) throw vqtwin::Error("give at most one of --xml, --json, --csv, --sub");
-    if (c.run.reference.empty() || c.run.distorted.empty())
+    if (c.run.reference.empty() || c.distorted.empty())
       throw vqtwin::Error("give --reference and --distorted (see --help)");
+    if (c.distorted.size() > 1 && c.report.empty())
+      throw vqtwin::Error("several --distorted are scored for one --report page: give --report FILE.html");
+    if (c.distorted.size() > 1 && !c.output.empty())
+      throw vqtwin::Error("several --distorted write one --report page, not --output/--json/--xml/--csv/--sub");
+    if (!c.report.empty() && c.report == c.output)
+      throw vqtwin::Error("--report and --output name the same file " + vqtwin::quote(c.report));
     const auto backend = vqtwin::parse_backend(c.backend);
     if (!backend) throw vqtwin::Error("--backend must be cpu, cuda or auto, not '" + c.backend + "'");
     c.run.backend = *backend;
@@ -314,10 +358,11 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  // The output is opened before the run: a path that cannot be written fails before any work.
-  std::unique_ptr<vqtwin_cli::OutputFile> output;
+  // The outputs are opened before the run: a path that cannot be written fails before any work.
+  std::unique_ptr<vqtwin_cli::OutputFile> output, report;
   try {
     if (!c.output.empty()) output = std::make_unique<vqtwin_cli::OutputFile>(c.output);
+    if (!c.report.empty()) report = std::make_unique<vqtwin_cli::OutputFile>(c.report);
   } catch (const vqtwin::Error& e) {
     print_error(e.what());
     return 1;
@@ -329,19 +374,27 @@ int main(int argc, char** argv) {
   c.run.note = [&](const std::string& line) { progress.line("", vqtwin::printable(line, 2000)); };
   c.run.stop = vqtwin_cli::install_stop_signals();
 
-  vqtwin::Results results;
+  // One run per distorted input (several only for a --report page), in order; an error or a signal ends
+  // the series, and what was scored is still written.
+  std::vector<std::unique_ptr<vqtwin::Results>> runs;
   int status = 0;
   std::string error;
-  try {
-    vqtwin::run(c.run, results);
-  } catch (const vqtwin::Error& e) {
-    error = e.what();
-  } catch (const std::bad_alloc&) {
-    error = "out of memory";
-  } catch (const std::exception& e) {
-    error = std::string("internal error: ") + e.what();
+  for (const std::string& distorted : c.distorted) {
+    c.run.distorted = distorted;
+    runs.push_back(std::make_unique<vqtwin::Results>());
+    try {
+      vqtwin::run(c.run, *runs.back());
+    } catch (const vqtwin::Error& e) {
+      error = e.what();
+    } catch (const std::bad_alloc&) {
+      error = "out of memory";
+    } catch (const std::exception& e) {
+      error = std::string("internal error: ") + e.what();
+    }
+    progress.finish();
+    if (!error.empty() || vqtwin_cli::received_signal()) break;
   }
-  progress.finish();
+  const vqtwin::Results& results = *runs.back();
   const int sig = vqtwin_cli::received_signal();
   if (sig) {
     // An error caused by the stop itself (an interrupted open or read) is not reported.
@@ -358,9 +411,23 @@ int main(int argc, char** argv) {
   try {
     if (results.frame_count() > 0) {
       if (output) output->write([&](std::FILE* f) { vqtwin::write_output(f, results, out); });
-      else vqtwin_cli::write_stdout([&](std::FILE* f) { print_summary(f, results); });
+      else if (c.distorted.size() == 1)
+        vqtwin_cli::write_stdout([&](std::FILE* f) { print_summary(f, results, c.run.subsample); });
     } else if (output) {
       output->abandon();
+    }
+    if (c.distorted.size() > 1 && !output)
+      vqtwin_cli::write_stdout([&](std::FILE* f) {
+        for (std::size_t i = 0; i < runs.size(); ++i)
+          if (runs[i]->frame_count() > 0)
+            std::fprintf(f, "%s: %s\n", c.distorted[i].c_str(), vqtwin::headline(*runs[i], c.run.subsample).c_str());
+      });
+    if (report) {
+      std::vector<vqtwin::ReportRun> pages;
+      for (std::size_t i = 0; i < runs.size(); ++i)
+        if (runs[i]->frame_count() > 0) pages.push_back({runs[i].get(), label_of(c.distorted[i])});
+      if (pages.empty()) report->abandon();
+      else report->write([&](std::FILE* f) { vqtwin::write_report(f, pages, report_options(c, argc, argv)); });
     }
   } catch (const vqtwin::Error& e) {
     print_error(e.what());
