@@ -341,10 +341,11 @@ class Writer {
     }
     // The receipt, grouped by implementation: what computed what.
     std::vector<std::pair<std::string, std::string>> by_impl;
-    for (const auto& [name, impl] : r.receipt()) {
+    for (const auto& entry : r.receipt()) {
+      const std::string& impl = entry.second;
       auto it = std::find_if(by_impl.begin(), by_impl.end(), [&](const auto& p) { return p.first == impl; });
-      if (it == by_impl.end()) by_impl.push_back({impl, name});
-      else it->second += ", " + name;
+      if (it == by_impl.end()) by_impl.push_back({impl, entry.first});
+      else it->second += ", " + entry.first;
     }
     for (const auto& [impl, list] : by_impl)
       put("<tr><th>computed by</th><td class=\"impl\">" + html(impl) + "</td><td>" + html(list) + "</td></tr>\n");
