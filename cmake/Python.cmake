@@ -1,6 +1,11 @@
 # The Python module (python/): pybind11 (Debian's pybind11-dev) over the C++ API. VQTWIN_PYTHON: AUTO builds
 # it when pybind11 and Python's headers are found, ON requires them, OFF skips it.
-set(VQTWIN_PYTHON AUTO CACHE STRING "Build the Python module: AUTO (when pybind11 is found), ON or OFF")
+# A parent project that adds vqtwin as a subdirectory gets no module unless it asks (-DVQTWIN_PYTHON=AUTO/ON).
+set(vqtwin_python_default OFF)
+if(PROJECT_IS_TOP_LEVEL)
+  set(vqtwin_python_default AUTO)
+endif()
+set(VQTWIN_PYTHON ${vqtwin_python_default} CACHE STRING "Build the Python module: AUTO (when pybind11 is found), ON or OFF")
 set_property(CACHE VQTWIN_PYTHON PROPERTY STRINGS AUTO ON OFF)
 set(VQTWIN_HAVE_PYTHON OFF)
 if(NOT VQTWIN_PYTHON STREQUAL "OFF")

@@ -105,3 +105,30 @@ def test_errors_are_vqtwin_errors():
     assert r["frames"][0]["metrics"]["psnr_y"] == 60.0
     with pytest.raises(vqtwin.Error, match="finished"):
         s.push((y, c, c), (y, c, c))
+
+
+def test_c_api_through_ctypes():
+    """The C API needs no binding: libvqtwin.so through ctypes gives the CLI's VMAF, and its errors."""
+    import ctypes
+    lib = ctypes.CDLL(os.environ["VQTWIN_LIB"])
+    lib.vqtwin_config_new.restype = ctypes.c_void_p
+    lib.vqtwin_last_error.restype = ctypes.c_char_p
+    lib.vqtwin_version.restype = ctypes.c_char_p
+    for f in ("vqtwin_config_add_feature", "vqtwin_run_files", "vqtwin_results_pooled", "vqtwin_results_free",
+              "vqtwin_config_free"):
+        getattr(lib, f).argtypes = None
+    config = ctypes.c_void_p(lib.vqtwin_config_new())
+    assert lib.vqtwin_config_add_feature(config, b"psnr") == 0
+    results = ctypes.c_void_p()
+    ref, dist = fixture("sd_576x324_8bit_420", "ref"), fixture("sd_576x324_8bit_420", "dist")
+    assert lib.vqtwin_run_files(config, ref.encode(), dist.encode(), ctypes.byref(results)) == 0, \
+        lib.vqtwin_last_error()
+    value = ctypes.c_double()
+    assert lib.vqtwin_results_pooled(results, b"vmaf", b"mean", ctypes.byref(value)) == 0
+    cli = cli_json(ref, dist, "--feature", "psnr")
+    assert value.value == cli["pooled_metrics"]["vmaf"]["mean"]
+    assert lib.vqtwin_results_pooled(results, b"vmaf", b"median", ctypes.byref(value)) == 1  # ARGUMENT
+    assert b"median" in lib.vqtwin_last_error()
+    assert lib.vqtwin_version().decode() == vqtwin.version()
+    lib.vqtwin_results_free(results)
+    lib.vqtwin_config_free(config)
