@@ -6,7 +6,7 @@ set -euo pipefail
 src=$1 work=$2 cli=$3 ref=$4 dist=$5
 launcher=()
 command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-cmake -S "$src/tests/install/subdir" -B "$work" -G Ninja -DVQTWIN_SOURCE_DIR="$src" -DVQTWIN_PYTHON=OFF \
+cmake -S "$src/tests/install/subdir" -B "$work" -G Ninja -DVQTWIN_SOURCE_DIR="$src" -DVQTWIN_PYTHON=OFF -DVQTWIN_WERROR=ON \
   -DVQTWIN_CUDA=OFF "${launcher[@]}" > "$work.log"
 cmake --build "$work" --target consumer_cpp >> "$work.log"
 for t in unit_tests golden_tests vqtwin_bench make_example; do

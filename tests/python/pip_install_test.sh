@@ -14,6 +14,6 @@ expected=$("$cli" -r "$ref" -d "$dist" -q --json --precision max | sed -n '/"poo
            sed -n '/"vmaf": {/,/}/s/.*"mean": \([^,]*\),*/\1/p')
 got=$(cd "$work" && PYTHONPATH="$work/site" "$py" -c "import sys, vqtwin
 assert vqtwin.__file__.startswith('$work/site'), vqtwin.__file__
-print(repr(vqtwin.score(sys.argv[1], sys.argv[2], threads=2)['pooled']['vmaf']['mean']))" "$ref" "$dist")
+print('%.17g' % vqtwin.score(sys.argv[1], sys.argv[2], threads=2)['pooled']['vmaf']['mean'])" "$ref" "$dist")
 [ "$got" = "$expected" ] || { echo "FAIL: the pip-installed module's VMAF is '$got', the CLI's '$expected'"; exit 1; }
 echo "pip install .: the installed module's VMAF $got equals the CLI's"
