@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   vqtwin_session* s = NULL;
   vqtwin_results* r = NULL;
   vqtwin_results* files = NULL;
+  vqtwin_results* none = NULL;
   y4m ref, dist;
   unsigned char *rbuf, *dbuf;
   ptrdiff_t stride;
@@ -102,7 +103,7 @@ int main(int argc, char** argv) {
 
   /* Errors: a status and one line saying why. */
   CHECK(vqtwin_session_push(s, &rp, &dp) == VQTWIN_ERROR_STATE);
-  CHECK(vqtwin_session_finish(s, &files) == VQTWIN_ERROR_STATE);
+  CHECK(vqtwin_session_finish(s, &none) == VQTWIN_ERROR_STATE && none == NULL);
   CHECK(vqtwin_results_value(r, "psnr_y", frames, &v) == VQTWIN_ERROR_NOT_FOUND);
   CHECK(vqtwin_results_value(r, "no_such_metric", 0, &v) == VQTWIN_ERROR_NOT_FOUND);
   CHECK(vqtwin_results_pooled(r, "vmaf", "median", &v) == VQTWIN_ERROR_ARGUMENT);
@@ -113,7 +114,7 @@ int main(int argc, char** argv) {
   CHECK(vqtwin_config_set(c, "no_such_setting", "1") == VQTWIN_ERROR_ARGUMENT);
   CHECK(vqtwin_config_set(c, "threads", "two") == VQTWIN_ERROR_ARGUMENT);
   CHECK(vqtwin_config_set(NULL, "threads", "2") == VQTWIN_ERROR_ARGUMENT);
-  CHECK(vqtwin_run_files(c, argv[1], "/nonexistent.y4m", &files) == VQTWIN_ERROR_INPUT && files == NULL);
+  CHECK(vqtwin_run_files(c, argv[1], "/nonexistent.y4m", &none) == VQTWIN_ERROR_INPUT && none == NULL);
   CHECK(strstr(vqtwin_last_error(), "/nonexistent.y4m") != NULL);
   vqtwin_session_free(s);
   s = NULL;
