@@ -493,6 +493,32 @@ td.v{text-align:right}th{background:#f6f6f6}.facts th{width:110px}
     plot.addEventListener('dblclick', function () { zoom(0, data.span); });
   });
   document.getElementById('reset').addEventListener('click', function () { zoom(0, data.span); });
+  // The test's check of hover and zoom (tests/report/check_report.py opens the page at #selftest): a hover
+  // reads the frame's exact value, a drag zooms every chart alike, a double-click resets.
+  if (location.hash === '#selftest' && charts.length) {
+    var plot = charts[0].querySelector('svg.plot'), box = plot.getBoundingClientRect();
+    var at = function (f) { return Math.round(box.left + box.width * f); };  // events carry whole pixels
+    var fire = function (target, type, f) {
+      target.dispatchEvent(new MouseEvent(type, {clientX: at(f), clientY: Math.round(box.top + box.height / 2),
+                                                 bubbles: true}));
+    };
+    fire(plot, 'mousemove', 0.5);
+    var frame = frameAt(plot, at(0.5)), curve = data.charts[0][0];
+    var want = data.runs[curve[0]].series[curve[1]][indexOf(curve[0], frame)].toFixed(6);
+    var shown = tip.hidden ? '(hidden)' : tip.textContent;
+    var hover = shown.indexOf('frame ' + frame) === 0 && shown.indexOf(want) > 0;
+    fire(plot, 'mousedown', 0.25);
+    fire(plot, 'mousemove', 0.75);
+    fire(window, 'mouseup', 0.75);
+    var vb = plot.getAttribute('viewBox');
+    var zoomed = Number(vb.split(' ')[2]) < data.span + 1 && charts.every(function (s) {
+      return s.querySelector('svg.plot').getAttribute('viewBox') === vb;
+    });
+    fire(plot, 'dblclick', 0.5);
+    var reset = Number(plot.getAttribute('viewBox').split(' ')[2]) === data.span + 1;
+    document.documentElement.setAttribute('data-selftest', hover && zoomed && reset ? 'ok' :
+        'failed: hover ' + hover + ' (' + shown + ' / frame ' + frame + ' ' + want + '), zoom ' + zoomed + ', reset ' + reset);
+  }
   document.documentElement.setAttribute('data-ready', 'true');
 })();
 )";

@@ -10,7 +10,9 @@ run that wrote the report; MAX.json: the same run at --precision max. Checks:
   - the data behind the charts equals MAX.json's per-frame values exactly, name for name;
   - the headline and the worst frame (the lowest of the first metric) are the JSON's;
   - headless Chromium (Debian's chromium) runs the page's script to its end with no console message of
-    any level, and a screenshot (OUT_DIR/report.png) is not blank.
+    any level; the page's #selftest (synthetic mouse events) finds that a hover shows the frame's value and
+    that a drag zooms every chart alike and a double-click resets; a screenshot (OUT_DIR/report.png) is not
+    blank.
 Exit 0 when all hold, 1 otherwise (each failure printed), 77 when chromium is not installed."""
 import html.parser
 import json
@@ -140,6 +142,12 @@ if 'data-ready="true"' not in dom.stdout:
 console = [line for line in dom.stderr.splitlines() if ":CONSOLE" in line]
 for line in console:
     fail("browser console: " + line)
+# Hover and zoom, driven by the page's own check (#selftest): synthetic mouse events in the real browser.
+selftest = subprocess.run(common + ["--window-size=1100,1400", "--dump-dom", url + "#selftest"], capture_output=True,
+                          text=True, timeout=300)
+if 'data-selftest="ok"' not in selftest.stdout:
+    start = selftest.stdout.find("data-selftest=")
+    fail("hover/zoom check in Chromium: " + (selftest.stdout[start:start + 80] if start >= 0 else "did not run"))
 png_path = os.path.join(out_dir, "report.png")
 shot = subprocess.run(common + ["--window-size=1100,1400", "--screenshot=" + png_path, url],
                       capture_output=True, text=True, timeout=300)
@@ -194,6 +202,6 @@ if (w, h) != (1100, 1400):
     fail(f"screenshot is {w}x{h}, not 1100x1400")
 if ink < samples * 0.02 or len(colours) < 8:
     fail(f"the screenshot looks blank ({ink} of {samples} samples not white, {len(colours)} colours)")
-print(f"chromium: script ran, no console message, screenshot {png_path} ({100 * ink // samples}% ink, "
+print(f"chromium: script ran, no console message, hover and zoom work, screenshot {png_path} ({100 * ink // samples}% ink, "
       f"{len(colours)} colours)")
 sys.exit(1 if failures else 0)
