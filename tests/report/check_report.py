@@ -147,7 +147,7 @@ selftest = subprocess.run(common + ["--window-size=1100,1400", "--dump-dom", url
                           text=True, timeout=300)
 if 'data-selftest="ok"' not in selftest.stdout:
     start = selftest.stdout.find("data-selftest=")
-    fail("hover/zoom check in Chromium: " + (selftest.stdout[start:start + 80] if start >= 0 else "did not run"))
+    fail("hover/zoom check in Chromium: " + (selftest.stdout[start:start + 240] if start >= 0 else "did not run"))
 png_path = os.path.join(out_dir, "report.png")
 shot = subprocess.run(common + ["--window-size=1100,1400", "--screenshot=" + png_path, url],
                       capture_output=True, text=True, timeout=300)
