@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "vqtwin/backend.hpp"
+#include "vqtwin/rcpss.hpp"
 #include "vqtwin/results.hpp"
 
 namespace vqtwin {
@@ -32,6 +33,9 @@ struct RunConfig {
   // variant computes the same bits, so this changes speed only. It applies while the run lasts, to
   // every run in the process (so does the environment variable VQTWIN_CPU_MASK, for all of them).
   unsigned cpumask = 0;
+  // Whose x86 `rcpss` reciprocal float ADM reproduces (vqtwin/rcpss.hpp): it changes float ADM's values
+  // and the float VMAF models' scores in the last digits (order 1e-7), nothing else.
+  Rcpss rcpss = Rcpss::kAmd;
 
   unsigned threads = 0;  // frames in parallel (and each decoder's threads); 0 = one per core
   unsigned subsample = 1;

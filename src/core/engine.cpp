@@ -327,7 +327,7 @@ class Engine {
       ResolvedContext r = resolve_context(c->request, cfg_.backend, format_, all_extractors(), have_device, cfg_.warn);
       c->info = r.info;
       c->receipt = std::string(r.info->name) + (r.fell_back ? " (cpu fallback)" : "");
-      c->extractor = r.info->create(r.options);
+      c->extractor = r.info->create(r.options, RunSettings{cfg_.rcpss});
       if (r.info->backend != Backend::kCpu) {
         c->device = dynamic_cast<DeviceExtractor*>(c->extractor.get());
         if (!c->device) throw Error(std::string(r.info->name) + " is not a device extractor");

@@ -1,5 +1,5 @@
 // The vqtwin command line: the vmaf CLI's flags, plus --backend, --precision, --pool, compressed
-// input, --scale, --common_bitdepth, --sync and --strict_length.
+// input, --scale, --common_bitdepth, --sync, --strict_length and --rcpss.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -37,6 +37,7 @@ struct Cli {
   bool list_models = false;
   std::vector<std::string> aom_ctc, nflx_ctc;
   std::string backend = "cpu";
+  std::string rcpss = "amd";
 };
 
 constexpr const char* kExamples = R"(Examples:
@@ -244,6 +245,9 @@ int main(int argc, char** argv) {
   app.add_option("--cpumask", c.cpumask,
                  "instruction sets the CPU kernels must not use, as libvmaf's: 8 AVX2, 16 AVX-512, 32 AVX-512 ICL, "
                  "64 AVX-512 VNNI, -1 all (speed only: the numbers are the same)");
+  app.add_option("--rcpss", c.rcpss,
+                 "whose x86 rcpss reciprocal float ADM (and the float VMAF models) reproduce: amd (default; the "
+                 "first goldens' AMD EPYC), intel (an Intel Xeon's), native (this CPU's, as a libvmaf built here)");
   app.add_flag("-q,--quiet", c.quiet, "no progress on stderr");
   app.add_flag("-v,--version", c.version, "print the version and exit");
   app.add_flag("--list", c.list, "list the extractors, their outputs and options, and exit");
@@ -299,6 +303,9 @@ int main(int argc, char** argv) {
     if (!c.frame_skip_dist.empty())
       c.run.frame_skip_dist = unsigned(parse_number("--frame_skip_dist", c.frame_skip_dist, 0, 1u << 31));
     c.run.cpumask = parse_cpumask(c.cpumask);
+    const auto rcpss = vqtwin::parse_rcpss(c.rcpss);
+    if (!rcpss) throw vqtwin::Error("--rcpss must be amd, intel or native, not " + vqtwin::quote(c.rcpss));
+    c.run.rcpss = *rcpss;
     if (!c.max_pixels.empty())
       c.run.max_pixels = parse_number("--max_pixels", c.max_pixels, 1, std::uint64_t(1) << 28);
     out.subsample = c.run.subsample;

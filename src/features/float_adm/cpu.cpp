@@ -12,6 +12,7 @@
 #include "features/float_adm/csf.hpp"
 #include "features/float_adm/dwt.hpp"
 #include "features/float_adm/math.hpp"
+#include "features/float_adm/rcpss.hpp"
 #include "features/float_adm/scale.hpp"
 #include "features/float_adm/schema.hpp"
 #include "vqtwin/error.hpp"
@@ -38,7 +39,7 @@ struct FrameScores {
 
 class FloatAdmCpu final : public Extractor {
  public:
-  explicit FloatAdmCpu(const OptionValues& o)
+  FloatAdmCpu(const OptionValues& o, const RunSettings& run)
       : debug_(o.get_bool("debug")),
         adm3_harmonic_(o.get_bool("adm_adm3_apply_hm")),
         skip_scale0_(o.get_bool("adm_skip_scale0")),
@@ -49,7 +50,7 @@ class FloatAdmCpu final : public Extractor {
     settings_.noise_weight = o.get_double("adm_noise_weight");
     settings_.p_norm = o.get_double("adm_p_norm");
     settings_.bypass_cm = o.get_int("adm_bypass_cm") != 0;
-    settings_.rcp_table = kRcpssTable;
+    settings_.rcp_table = rcpss_table(run.rcpss);  // the run's CPU (spec: DECISIONS.md §15)
 
     CsfSettings csf;
     csf.mode = o.get_int("adm_csf_mode");

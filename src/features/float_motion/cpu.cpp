@@ -1,4 +1,4 @@
-// float_motion, CPU reference (behaviour: ../shared/spec/float_motion.md).
+// float_motion, CPU reference (spec: float_motion.md).
 //
 // Temporal: the engine calls extract() once per frame, in frame order. Frame i's blur is computed
 // once; the SAD of frames (i-1, i) is fused with it. libvmaf computes the SAD of (i-2, i-1) a second
@@ -13,7 +13,7 @@
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
 #include "core/format_checks.hpp"
-#include "features/float_motion/big_buffer.hpp"
+#include "common/big_buffer.hpp"
 #include "features/float_motion/blur.hpp"
 #include "features/float_motion/math.hpp"
 #include "features/float_motion/schema.hpp"

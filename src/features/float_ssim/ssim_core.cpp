@@ -146,9 +146,4 @@ SsimKernels ssim_kernels_for(unsigned cpu_flags) {
   return k;
 }
 
-Means ssim_means(const float* ref, const float* dist, int w, int h) {
-  thread_local Scratch t_scratch;
-  return ssim_kernels_for(cpu::flags()).means(t_scratch, ref, dist, w, h);
-}
-
 }  // namespace vqtwin::float_ssim

@@ -129,9 +129,4 @@ ScoreKernels score_kernels_for(unsigned cpu_flags) {
   return k;
 }
 
-double frame_score(const Picture& ref, const Picture& dist) {
-  thread_local Workspace ws;
-  return score_kernels_for(cpu::flags()).score(ws, ref, dist);
-}
-
 }  // namespace vqtwin::integer_ssim

@@ -65,9 +65,4 @@ struct ScoreKernels {
 // (the reference); score_kernels_for(cpu::flags()) the one to run.
 ScoreKernels score_kernels_for(unsigned cpu_flags);
 
-// score_kernels_for(cpu::flags()).score with the calling thread's own workspace. For
-// integer_ssim/cpu.cpp until its compute split gives it a per-context workspace pool
-// (common/workspace_pool.hpp); new code takes the table and a pooled Workspace.
-double frame_score(const Picture& ref, const Picture& dist);
-
 }  // namespace vqtwin::integer_ssim

@@ -1,4 +1,4 @@
-// psnr, CPU reference (behaviour: ../shared/spec/psnr.md).
+// psnr, CPU reference (spec: psnr.md §1).
 #include <memory>
 
 #include "core/extractor.hpp"
