@@ -20,10 +20,18 @@ namespace avx2 {
 #undef VQTWIN_ISA_FN
 const SadKernels kKernels = {"avx2", sad8, sad16};
 }  // namespace avx2
+// x86-64-v4: the same loops 16 lanes wide (integer arithmetic, so the same sums).
+namespace v4 {
+#define VQTWIN_ISA_FN VQTWIN_TARGET_V4
+#include "features/integer_motion/sad_kernels.inc"
+#undef VQTWIN_ISA_FN
+const SadKernels kKernels = {"x86-64-v4", sad8, sad16};
+}  // namespace v4
 #endif
 
 SadKernels sad_kernels_for(unsigned cpu_flags) {
 #if VQTWIN_X86_VARIANTS
+  if (cpu::allows(cpu_flags, cpu::kAvx2 | cpu::kAvx512)) return v4::kKernels;
   if (cpu::allows(cpu_flags, cpu::kAvx2)) return avx2::kKernels;
 #endif
   return portable::kKernels;

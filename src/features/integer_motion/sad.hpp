@@ -1,7 +1,7 @@
 #pragma once
 // integer motion's frame-pair SAD (spec: integer_motion.md §3): the 5-tap integer blur of the
 // difference of two luma planes, summed in absolute value. Exact integer arithmetic, so the
-// portable and the AVX2 builds of the loop agree by construction (and tests/cpu_check checks it).
+// portable, AVX2 and x86-64-v4 builds of the loop agree by construction (and tests/cpu_check checks it).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
