@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <type_traits>
 
 namespace vqtwin {
 namespace {
@@ -21,15 +22,16 @@ Thumbnail thumbnail_of(const Picture& pic) {
   t.values.assign(std::size_t(t.width) * std::size_t(t.height), 0.f);
   const double scale = 1.0 / (double(1 << (f.bitdepth - 8)) * block * block);
   // Column sums over the block's rows (a plain loop the compiler vectorises), then each block adds its
-  // columns: the same integer sums as block by block (a block is at most 114 x 114 samples of 16 bits,
-  // since the shorter side is at most 16384: below 2^32).
-  std::vector<std::uint32_t> columns(std::size_t(f.width));
+  // columns: the same integer sums as block by block (a block is at most 114 x 114 samples, since the
+  // shorter side is at most 16384: 8-bit columns stay below 2^16, blocks of 16-bit samples below 2^32).
+  using Column = std::conditional_t<sizeof(T) == 1, std::uint16_t, std::uint32_t>;
+  std::vector<Column> columns(std::size_t(f.width));
   for (int ty = 0; ty < t.height; ++ty) {
-    std::fill(columns.begin(), columns.end(), 0u);
+    std::fill(columns.begin(), columns.end(), Column(0));
     for (int y = ty * block; y < std::min(f.height, (ty + 1) * block); ++y) {
       const T* row = pic.row<T>(0, y);
-      std::uint32_t* __restrict c = columns.data();
-      for (int x = 0; x < f.width; ++x) c[x] += row[x];
+      Column* __restrict c = columns.data();
+      for (int x = 0; x < f.width; ++x) c[x] = Column(c[x] + row[x]);
     }
     for (int tx = 0; tx < t.width; ++tx) {
       std::uint32_t s = 0;

@@ -1,4 +1,4 @@
-// The kernel tables of cambi, ciede, float_ansnr, psnr_hvs and float_moment against their portable builds,
+// The kernel tables of cambi, ciede, float_ansnr, psnr_hvs, float_moment and SpEED against their portable builds,
 // bit for bit: odd and wide sizes (every vector body and tail), random, flat, patchy and extreme content,
 // every bit depth the entry takes.
 #include <bit>
@@ -14,6 +14,7 @@
 #include "features/float_ansnr/kernels.hpp"
 #include "features/float_moment/sums.hpp"
 #include "features/psnr_hvs/kernels.hpp"
+#include "features/speed/kernels.hpp"
 #include "variants.hpp"
 
 namespace vqtwin {
@@ -301,6 +302,72 @@ TEST(FloatMoment, SumsEqualThePortableBuild) {
                                                  var.sums16(p.row<std::uint16_t>(0, 0), p.stride(0), w, h)))
                                << bpc << "-bit " << w << "x" << h << " kind " << kind;
                          }
+                   });
+}
+
+// ---- SpEED ----
+
+TEST(Speed, PlaneLoopsEqualThePortableBuild) {
+  using speed::SpeedKernels;
+  const int widths[] = {1, 7, 16, 17, 63, 120, 961, 1920};
+  for_each_variant(&speed::speed_kernels_for, &SpeedKernels::columns, "speed", "columns",
+                   [&](const SpeedKernels& ref, const SpeedKernels& var, const std::string&) {
+                     std::mt19937 rng(seed() + 10);
+                     std::uniform_real_distribution<float> u(-128.0f, 127.0f), g(0.0f, 0.3f);
+                     for (int taps : {3, 5, 9, 17})
+                       for (int w : widths) {
+                         std::vector<std::vector<float>> rows(static_cast<std::size_t>(taps), std::vector<float>(std::size_t(w)));
+                         std::vector<const float*> rp;
+                         for (auto& r : rows) {
+                           for (float& v : r) v = u(rng);
+                           rp.push_back(r.data());
+                         }
+                         std::vector<float> f(static_cast<std::size_t>(taps));
+                         for (float& v : f) v = g(rng);
+                         std::vector<float> a(std::size_t(w), -1.0f), b(std::size_t(w), -2.0f);
+                         ref.columns(rp.data(), f.data(), taps, a.data(), w);
+                         var.columns(rp.data(), f.data(), taps, b.data(), w);
+                         ASSERT_TRUE(same(a, b)) << taps << " taps, width " << w;
+                       }
+                   });
+  for_each_variant(&speed::speed_kernels_for, &SpeedKernels::to_float8, "speed", "to_float8",
+                   [&](const SpeedKernels& ref, const SpeedKernels& var, const std::string&) {
+                     std::vector<std::uint8_t> in(256 * 8);
+                     for (std::size_t i = 0; i < in.size(); ++i) in[i] = std::uint8_t(i * 37);
+                     for (int w : widths) {
+                       const int n = std::min<int>(w, int(in.size()));
+                       std::vector<float> a(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(n), 1.0f);
+                       ref.to_float8(in.data(), a.data(), n);
+                       var.to_float8(in.data(), b.data(), n);
+                       ASSERT_TRUE(same(a, b)) << n;
+                     }
+                   });
+  for_each_variant(&speed::speed_kernels_for, &SpeedKernels::to_float16, "speed", "to_float16",
+                   [&](const SpeedKernels& ref, const SpeedKernels& var, const std::string&) {
+                     std::mt19937 rng(seed() + 11);
+                     for (float scaler : {4.0f, 16.0f, 256.0f})
+                       for (int w : widths) {
+                         std::vector<std::uint16_t> in(static_cast<std::size_t>(w));
+                         for (auto& v : in) v = std::uint16_t(rng());
+                         std::vector<float> a(static_cast<std::size_t>(w)), b(std::size_t(w), 1.0f);
+                         ref.to_float16(in.data(), scaler, a.data(), w);
+                         var.to_float16(in.data(), scaler, b.data(), w);
+                         ASSERT_TRUE(same(a, b)) << scaler << " " << w;
+                       }
+                   });
+  for_each_variant(&speed::speed_kernels_for, &SpeedKernels::subtract, "speed", "subtract",
+                   [&](const SpeedKernels& ref, const SpeedKernels& var, const std::string&) {
+                     std::mt19937 rng(seed() + 12);
+                     std::uniform_real_distribution<float> u(-128.0f, 127.0f);
+                     for (int w : widths) {
+                       std::vector<float> a(static_cast<std::size_t>(w)), c(static_cast<std::size_t>(w));
+                       for (float& v : a) v = u(rng) / 3.0f;
+                       for (float& v : c) v = u(rng) / 7.0f;
+                       auto b = a;
+                       ref.subtract(a.data(), c.data(), w);
+                       var.subtract(b.data(), c.data(), w);
+                       ASSERT_TRUE(same(a, b)) << w;
+                     }
                    });
 }
 
