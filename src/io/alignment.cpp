@@ -12,6 +12,16 @@
 namespace vqtwin {
 namespace {
 
+// out[tx] = the sum of columns tx*B .. tx*B + B - 1, times scale.
+template <int B, class Column>
+void block_row(const Column* columns, int n, double scale, float* out) {
+  for (int tx = 0; tx < n; ++tx) {
+    std::uint32_t s = 0;
+    for (int k = 0; k < B; ++k) s += columns[tx * B + k];
+    out[tx] = float(double(s) * scale);
+  }
+}
+
 template <class T>
 Thumbnail thumbnail_of(const Picture& pic) {
   const PictureFormat& f = pic.format();
@@ -33,10 +43,20 @@ Thumbnail thumbnail_of(const Picture& pic) {
       Column* __restrict c = columns.data();
       for (int x = 0; x < f.width; ++x) c[x] = Column(c[x] + row[x]);
     }
-    for (int tx = 0; tx < t.width; ++tx) {
-      std::uint32_t s = 0;
-      for (int x = tx * block; x < std::min(f.width, (tx + 1) * block); ++x) s += columns[std::size_t(x)];
-      t.values[std::size_t(ty) * std::size_t(t.width) + std::size_t(tx)] = float(double(s) * scale);
+    float* out = t.values.data() + std::size_t(ty) * std::size_t(t.width);
+    // Small blocks (576x324 and the like have 2 or 3 samples a side) with the block size known to
+    // the compiler; t.width * block <= width, so every block is whole.
+    switch (block) {
+      case 1: block_row<1>(columns.data(), t.width, scale, out); break;
+      case 2: block_row<2>(columns.data(), t.width, scale, out); break;
+      case 3: block_row<3>(columns.data(), t.width, scale, out); break;
+      case 4: block_row<4>(columns.data(), t.width, scale, out); break;
+      default:
+        for (int tx = 0; tx < t.width; ++tx) {
+          std::uint32_t s = 0;
+          for (int x = tx * block; x < std::min(f.width, (tx + 1) * block); ++x) s += columns[std::size_t(x)];
+          out[tx] = float(double(s) * scale);
+        }
     }
   }
   return t;
@@ -44,12 +64,21 @@ Thumbnail thumbnail_of(const Picture& pic) {
 
 double mse(const Thumbnail& a, const Thumbnail& b) {
   if (a.values.size() != b.values.size() || a.values.empty()) return std::numeric_limits<double>::infinity();
-  double s = 0;
-  for (std::size_t i = 0; i < a.values.size(); ++i) {
+  // Four partial sums (independent chains, about four times as fast as one): a deterministic value for
+  // a heuristic, not a score.
+  const std::size_t n = a.values.size();
+  double s[4] = {0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (std::size_t k = 0; k < 4; ++k) {
+      const double d = double(a.values[i + k]) - double(b.values[i + k]);
+      s[k] += d * d;
+    }
+  for (; i < n; ++i) {
     const double d = double(a.values[i]) - double(b.values[i]);
-    s += d * d;
+    s[0] += d * d;
   }
-  return s / double(a.values.size());
+  return ((s[0] + s[1]) + (s[2] + s[3])) / double(n);
 }
 
 double psnr_of(double m) { return m <= 0 ? std::numeric_limits<double>::infinity() : 10 * std::log10(255.0 * 255.0 / m); }
