@@ -250,7 +250,9 @@ std::pair<double, double> cli_fps(const Args& a, const std::string& ref, const s
   double mib = 0;
   std::ifstream in(err);
   for (std::string line; std::getline(in, line);)
-    if (line.find("peak memory") != std::string::npos) mib = std::atof(line.substr(line.find(':') + 1).c_str()) / 1024;
+    // "vqtwin: peak memory:   123456 kB": the number follows the label's colon (not the program name's).
+    if (const auto at = line.find("peak memory:"); at != std::string::npos)
+      mib = std::atof(line.c_str() + at + std::strlen("peak memory:")) / 1024;
   if (rc != 0) return {-1, mib};
   return {a.cli_frames / secs, mib};
 }
