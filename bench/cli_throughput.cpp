@@ -9,10 +9,11 @@
 //   peak MiB    the process's peak resident memory (VmHWM, pinned slots included)
 //   on device   whether every output came from a twin (the JSON receipt), else how many fell back
 // Each figure is the median of --runs processes; frames per run are chosen from a short warm-up run
-// so each measured run lasts about --seconds. --scaling adds the CPU's VMAF at 1..N threads.
+// so each measured run lasts about --seconds. --scaling 1,4,16 adds the CPU's VMAF at those thread
+// counts (the first size and depth).
 // Figures only; nothing is asserted.
 //   cli_throughput --cli PATH [--sizes 1920x1080,3840x2160] [--depths 8,10] [--cases psnr,vmaf]
-//                  [--backends cpu,cuda] [--threads N] [--runs N] [--seconds S] [--mib N] [--scaling]
+//                  [--backends cpu,cuda] [--threads N] [--runs N] [--seconds S] [--mib N] [--scaling 1,4,16]
 //                  [--dir DIR]
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -44,7 +45,7 @@ struct Args {
   unsigned runs = 3;
   double seconds = 1.0;
   double mib = 2048;  // size of each input file
-  bool scaling = false;
+  std::vector<unsigned> scaling;  // thread counts for the CPU's VMAF at the first size and depth
   std::string dir = "/tmp";
 };
 
@@ -266,16 +267,14 @@ int bench(const Args& a) {
           const unsigned n = frames_for(a, args, frames, &warm);
           print_row(c, format, backend, a.threads, n, n ? median_run(a, args, n) : warm);
         }
-      if (a.scaling && depth == a.depths.front() && w == a.sizes.front().first) {
-        for (unsigned t = 1; t <= a.threads; t *= 2) {
+      if (depth == a.depths.front() && w == a.sizes.front().first)
+        for (unsigned t : a.scaling) {
           std::vector<std::string> args{"-r", ref, "-d", dist, "--threads", std::to_string(t)};
           for (auto& s : case_args("vmaf")) args.push_back(s);
           Run warm;
           const unsigned n = frames_for(a, args, frames, &warm);
           print_row("vmaf", format, "cpu", t, n, n ? median_run(a, args, n) : warm);
-          if (t < a.threads && t * 2 > a.threads) t = a.threads / 2;  // end on the thread count asked
         }
-      }
       std::remove(ref.c_str());
       std::remove(dist.c_str());
     }
@@ -286,10 +285,6 @@ Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
-    if (k == "--scaling") {
-      a.scaling = true;
-      continue;
-    }
     if (i + 1 >= argc) throw std::runtime_error(k + " needs a value");
     const std::string v = argv[++i];
     if (k == "--cli") a.cli = v;
@@ -306,6 +301,8 @@ Args parse(int argc, char** argv) {
     else if (k == "--seconds") a.seconds = std::stod(v);
     else if (k == "--mib") a.mib = std::stod(v);
     else if (k == "--dir") a.dir = v;
+    else if (k == "--scaling")
+      for (const auto& t : split(v, ',')) a.scaling.push_back(unsigned(std::stoul(t)));
     else throw std::runtime_error("unknown argument " + k);
   }
   if (a.cli.empty()) throw std::runtime_error("--cli PATH is needed (the vqtwin binary)");
