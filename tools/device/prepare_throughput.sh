@@ -1,6 +1,6 @@
 #!/bin/bash
-# Builds vqtwin with CUDA here (nvcc, no GPU needed) and stages what tools/device/throughput_checks.sh
-# needs in STAGE (a folder the device tool carries; under 40 MB): the binaries, a few fixture frames
+# Builds vqtwin with CUDA (nvcc, no GPU needed) and without FFmpeg (the device machine has none of its
+# libraries) here, and stages what tools/device/throughput_checks.sh needs in STAGE (a folder the device tool carries; under 40 MB): the binaries, a few fixture frames
 # (xz-compressed) and the script as run.sh. Then, in ONE device call:
 #   carry [STAGE relative to the tree the device receives], command "bash STAGE/run.sh"
 #   tools/device/prepare_throughput.sh STAGE [BUILD_DIR]
@@ -9,9 +9,10 @@ cd "$(dirname "$0")/../.."
 stage=${1:?usage: prepare_throughput.sh STAGE [BUILD_DIR]}
 build=${2:-build-device}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQTWIN_CUDA=ON -DVQTWIN_TESTS=ON \
-  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache -DVQTWIN_STATIC_RUNTIME=ON >/dev/null
+  -DVQTWIN_FFMPEG=OFF -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache \
+  -DVQTWIN_STATIC_RUNTIME=ON >/dev/null
 cmake --build "$build" --target vqtwin twin_harness cuda_tests cuda_bench cli_throughput
-ls "$build"/fixtures/*.y4m >/dev/null 2>&1 || tests/support/decode_fixtures.sh ../shared/fixtures "$build/fixtures"
+ls "$build"/fixtures/*.y4m >/dev/null 2>&1 || tests/support/decode_fixtures.sh "${VQTWIN_SHARED_DIR:-/work/shared}/fixtures" "$build/fixtures"
 rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/fx"
 cp "$build/tools/vqtwin/vqtwin" "$build/tests/twin_harness" "$build/tests/cuda_tests" "$build/bench/cuda_bench" \
   "$build/bench/cli_throughput" "$stage/bin/"

@@ -30,7 +30,7 @@ class CudaSlot final : public FrameSlot {
   int device_;
   unsigned index_;
   std::size_t picture_bytes_;
-  PinnedArray<unsigned char> host_;  // ref then dist, each picture_bytes_ (a multiple of 64)
+  RegisteredHostBlock host_;  // ref then dist, each picture_bytes_ (a multiple of 64); pinned
   DeviceArray<unsigned char> device_copy_;  // the same block on the device
   Stream stream_;
   Picture ref_, dist_;
