@@ -18,9 +18,9 @@ budget=${BUDGET:-140}
 left() { echo $((budget - SECONDS)); }
 say() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
 
-nvidia-smi -L; nvidia-smi --query-gpu=driver_version,memory.total --format=csv,noheader
-echo "cores: $(nproc); $(lscpu | grep -E '^(Model name|Thread\(s\) per core|Core\(s\) per socket|Socket\(s\)|NUMA node\(s\))' | tr -s ' ' | tr '\n' ';')"
-free -g | head -2; echo "THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
+{ nvidia-smi -L; nvidia-smi --query-gpu=driver_version,memory.total --format=csv,noheader
+  echo "cores: $(nproc); $(lscpu | grep -E '^(Model name|Thread\(s\) per core|Core\(s\) per socket|Socket\(s\)|NUMA node\(s\))' | tr -s ' ' | tr '\n' ';')"
+  free -g | head -2; echo "THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled)"; } | tee "$OUT/machine.txt"
 
 timeout 40 $B/cuda_tests > "$OUT/cuda_tests.log" 2>&1
 say "cuda_tests rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$OUT/cuda_tests.log" | tr '\n' ' ')"
