@@ -459,6 +459,14 @@ class Engine {
                  std::optional<FrameClaim>& ref_claim, std::optional<FrameClaim>& dist_claim) {
     if (stop_requested()) return false;
     if (!slot && !own_ref) {
+      // Before the run's first pictures exist: a pipe that ends within its first frame's first 64 KiB
+      // (one that sends a header declaring a huge picture, then stops) is an error now, not after
+      // gigabytes are allocated for it (a regular file's size was checked when it was opened). A
+      // clean end is left to read() below.
+      if (frames_read_ == 0) {
+        ref_->more();
+        dist_->more();
+      }
       own_ref.emplace(format_);
       own_dist.emplace(format_);
     }

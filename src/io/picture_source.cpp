@@ -175,13 +175,14 @@ class SourceBase : public PictureSource {
     return true;
   }
 
-  // Whether a frame follows: false at the end; throws when the input ends within the next frame's
+  // Whether a frame follows: false at the end; throws when a pipe ends within the next frame's
   // first 64 KiB (so a pipe that sends a header and stops cannot make anyone allocate a picture).
   bool has_frame(std::uint64_t marker) {
     const std::uint64_t need = std::min<std::uint64_t>(marker + format_.frame_bytes(), std::uint64_t(64) << 10);
     const std::size_t got = in_->peek(std::size_t(need)).size();
     if (got == 0) return false;
-    if (got < need)
+    // A regular file's size is known: a frame cut short there is read()'s to report, in its words.
+    if (got < need && !in_->regular())
       throw Error(frame_error("is truncated (" + std::to_string(got) + " bytes, a frame needs " +
                               std::to_string(marker + format_.frame_bytes()) + ")"));
     return true;
