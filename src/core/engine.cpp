@@ -1,6 +1,7 @@
 // The run: open the inputs, register contexts (models, then features), resolve backends on the
 // first picture, extract frames on a pool of threads, flush, predict.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <atomic>
 #include <condition_variable>
@@ -117,6 +118,12 @@ class Engine {
     const auto t0 = std::chrono::steady_clock::now();
     run_workers(n);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // A frame read in parallel failed: the frames after it, computed meanwhile, are not kept (as if
+    // they had been read after it, one by one).
+    if (frames_kept_ < frames_read_) {
+      frames_read_ = frames_kept_;
+      out_.drop_frames_from(frames_kept_);
+    }
     out_.frames = frames_read_;
     out_.fps = secs > 0 ? frames_read_ / secs : 0;
 
@@ -266,17 +273,28 @@ class Engine {
     return total;
   }
 
-  // The first frames' thumbnails are kept as they are read; once there are enough, the check runs.
+  // The first frames' thumbnails are kept as they are read (by the worker that read the frame, in
+  // any order); once there are enough, the check runs.
   void keep_thumbnails(const Picture& ref, const Picture& dist, unsigned index) {
-    if (thumbs_checked_ || index >= unsigned(kSyncFrames)) return;
-    ref_thumbs_.push_back(make_thumbnail(ref));
-    dist_thumbs_.push_back(make_thumbnail(dist));
-    if (ref_thumbs_.size() == std::size_t(kSyncFrames)) check_shift();
+    if (!cfg_.sync.empty() || index >= unsigned(kSyncFrames)) return;
+    Thumbnail r = make_thumbnail(ref), d = make_thumbnail(dist);
+    std::lock_guard lock(thumbs_mutex_);
+    if (thumbs_checked_) return;
+    ref_thumbs_[index] = std::move(r);
+    dist_thumbs_[index] = std::move(d);
+    thumb_kept_[index] = true;
+    if (++thumbs_kept_ == unsigned(kSyncFrames)) check_shift();
   }
 
+  // On the frames from the first on whose thumbnails are kept (all of them unless a read failed).
   void check_shift() {
     thumbs_checked_ = true;
-    const ShiftEstimate e = estimate_shift(ref_thumbs_, dist_thumbs_);
+    std::vector<Thumbnail> rt, dt;
+    for (int i = 0; i < kSyncFrames && thumb_kept_[std::size_t(i)]; ++i) {
+      rt.push_back(ref_thumbs_[std::size_t(i)]);
+      dt.push_back(dist_thumbs_[std::size_t(i)]);
+    }
+    const ShiftEstimate e = estimate_shift(rt, dt);
     if (e.offset != 0 && cfg_.warn)
       cfg_.warn(describe_shift(e, ref_->path(), dist_->path(), skipped_ref_, skipped_dist_));
   }
@@ -379,33 +397,48 @@ class Engine {
   // One worker: take the next frame pair, run every context on it, repeat. With a device pipeline
   // the worker owns slot `worker`: frames are read straight into its (pinned) host pictures.
   // Without one, the worker's pictures are allocated when it first gets a frame, so a worker that
-  // gets none allocates nothing.
+  // gets none allocates nothing. Frames of regular y4m/raw files are only claimed under read_mutex_
+  // (their place in the file) and read by the worker after it lets go of the lock, so workers read
+  // in parallel; other inputs are read under the lock, one frame after the other.
   void work(unsigned worker) {
     FrameSlot* slot = pipeline_ ? &pipeline_->slot(worker) : nullptr;
     std::optional<Picture> own_ref, own_dist;
     for (;;) {
       unsigned index;
+      std::optional<FrameClaim> ref_claim, dist_claim;
       {
         std::lock_guard lock(read_mutex_);
         if (stop_) return;
         if (cfg_.frame_cnt && frames_read_ >= cfg_.frame_cnt) return;
         try {
-          if (!read_pair(slot, own_ref, own_dist)) {
+          if (!take_pair(slot, own_ref, own_dist, ref_claim, dist_claim)) {
             stop_ = true;
             return;
           }
         } catch (...) {
           stop_ = true;  // read_mutex_ is held here
           // A read given up on a stop request is the stop, not an input error.
-          if (!failure_ && !stop_requested()) failure_ = std::current_exception();
+          if (!stop_requested()) record_failure(std::current_exception(), frames_read_);
           return;
         }
         index = frames_read_++;
       }
+      Picture& ref = slot ? slot->ref() : *own_ref;
+      Picture& dist = slot ? slot->dist() : *own_dist;
       try {
-        process(slot ? slot->ref() : *own_ref, slot ? slot->dist() : *own_dist, index, slot);
+        if (ref_claim) ref_->read_claimed(*ref_claim, ref);
+        if (dist_claim) dist_->read_claimed(*dist_claim, dist);
       } catch (...) {
-        fail(std::current_exception());
+        read_failed(index, std::current_exception());
+        return;
+      }
+      try {
+        keep_thumbnails(ref, dist, index);
+        process(ref, dist, index, slot);
+      } catch (const Dropped&) {
+        return;  // a frame before this one could not be read: this one is not kept
+      } catch (...) {
+        fail(std::current_exception(), index);
         release_turns(index);
         return;
       }
@@ -418,35 +451,64 @@ class Engine {
   // a feature libvmaf flags TEMPORAL (FeatureSpec::libvmaf_temporal: its aggregates cover all frames).
   static bool runs(const Context& c, bool sampled) { return sampled || c.info->spec->libvmaf_temporal; }
 
-  // The next frame of both inputs (read_mutex_ held); false when the run stops here: a stop request,
-  // or the end of an input (ended_first_ says which; check_lengths() reports it after the run). A
-  // worker's own pictures are allocated when it first gets a frame.
-  bool read_pair(FrameSlot* slot, std::optional<Picture>& own_ref, std::optional<Picture>& own_dist) {
+  // Takes the next frame of both inputs (read_mutex_ held): claimed (its read left to the caller) or
+  // read now. False when the run stops here: a stop request, or the end of an input (ended_first_
+  // says which; check_lengths() reports it after the run). A worker's own pictures are allocated
+  // when it first gets a frame.
+  bool take_pair(FrameSlot* slot, std::optional<Picture>& own_ref, std::optional<Picture>& own_dist,
+                 std::optional<FrameClaim>& ref_claim, std::optional<FrameClaim>& dist_claim) {
     if (stop_requested()) return false;
     if (!slot && !own_ref) {
+      // Before the run's first pictures exist: a pipe that ends within its first frame's first 64 KiB
+      // (one that sends a header declaring a huge picture, then stops) is an error now, not after
+      // gigabytes are allocated for it (a regular file's size was checked when it was opened). A
+      // clean end is left to read() below.
+      if (frames_read_ == 0) {
+        ref_->more();
+        dist_->more();
+      }
       own_ref.emplace(format_);
       own_dist.emplace(format_);
     }
     Picture& ref = slot ? slot->ref() : *own_ref;
     Picture& dist = slot ? slot->dist() : *own_dist;
-    if (!ref_->read(ref)) {
+    ref_claim = ref_->claim();
+    if (!ref_claim && !ref_->read(ref)) {
       ended_first_ = 1;
       return false;
     }
-    if (!dist_->read(dist)) {
+    dist_claim = dist_->claim();
+    if (!dist_claim && !dist_->read(dist)) {
       ended_first_ = 2;
       return false;
     }
-    if (cfg_.sync.empty()) keep_thumbnails(ref, dist, frames_read_);
     return true;
   }
 
-  // Runs `step` for temporal context `c` when `turn` reaches `index` (frames in order).
+  // A claimed frame could not be read (the file shrank, an I/O error): the run stops, the frames
+  // before it are kept, and this frame and any later one computed meanwhile are dropped; temporal
+  // contexts waiting for it give up their later frames (Dropped).
+  void read_failed(unsigned index, std::exception_ptr e) {
+    {
+      std::lock_guard lock(read_mutex_);
+      stop_ = true;
+      record_failure(e, index);
+      if (index < frames_kept_) frames_kept_ = index;
+    }
+    for (auto& c : contexts_) {
+      std::lock_guard lock(c->mutex);
+      c->cv.notify_all();
+    }
+  }
+
+  // Runs `step` for temporal context `c` when `turn` reaches `index` (frames in order). A frame at or
+  // after one that could not be read never runs (its temporal state would skip a frame).
   template <class Step>
   void in_turn(Context& c, unsigned& turn, unsigned index, Step step) {
     std::unique_lock lock(c.mutex);
-    c.cv.wait(lock, [&] { return turn == index || aborted_.load(); });
+    c.cv.wait(lock, [&] { return turn == index || aborted_.load() || index >= frames_kept_.load(); });
     if (aborted_) throw Aborted{};
+    if (index >= frames_kept_) throw Dropped{};
     step();
     ++turn;
     c.cv.notify_all();
@@ -454,7 +516,8 @@ class Engine {
 
   // One frame through every context. Device work is enqueued first (upload, then each twin's
   // kernels), the CPU contexts run while the device computes, then the slot is waited for once and
-  // the twins' values collected.
+  // the twins' values collected. Temporal CPU contexts run before the others: the frames wait for
+  // each other only for them, so the chain of frames in turn is as short as it can be.
   void process(const Picture& ref, const Picture& dist, unsigned index, FrameSlot* slot) {
     const bool sampled = cfg_.subsample <= 1 || index % cfg_.subsample == 0;
     if (slot) {
@@ -468,11 +531,6 @@ class Engine {
         }
       }
     }
-    for (auto& c : contexts_)
-      if (!c->device && !c->info->spec->temporal && runs(*c, sampled)) {
-        ContextSink sink(out_, step_of(*c->info, index), *c);
-        c->extractor->extract(ref, dist, index, sink);
-      }
     for (auto& c : contexts_) {
       if (c->device || !c->info->spec->temporal) continue;
       in_turn(*c, c->turn, index, [&] {
@@ -480,6 +538,11 @@ class Engine {
         c->extractor->extract(ref, dist, index, sink);
       });
     }
+    for (auto& c : contexts_)
+      if (!c->device && !c->info->spec->temporal && runs(*c, sampled)) {
+        ContextSink sink(out_, step_of(*c->info, index), *c);
+        c->extractor->extract(ref, dist, index, sink);
+      }
     if (!slot) return;
     slot->wait();
     for (auto& c : contexts_) {
@@ -493,9 +556,18 @@ class Engine {
     }
   }
 
-  struct Aborted {};
+  struct Aborted {};  // another frame failed: stop
+  struct Dropped {};  // a frame before this one could not be read: this one is not kept
 
-  void fail(std::exception_ptr e) {
+  // The failure the run reports: of the earliest frame that failed (read_mutex_ held).
+  void record_failure(std::exception_ptr e, unsigned index) {
+    if (!failure_ || index < failure_frame_) {
+      failure_ = e;
+      failure_frame_ = index;
+    }
+  }
+
+  void fail(std::exception_ptr e, unsigned index) {
     std::lock_guard lock(read_mutex_);
     stop_ = true;
     try {
@@ -504,7 +576,7 @@ class Engine {
       return;
     } catch (...) {
     }
-    if (!failure_) failure_ = e;
+    record_failure(e, index);
   }
 
   // A frame that failed leaves temporal contexts waiting for it: wake them to stop.
@@ -524,7 +596,11 @@ class Engine {
   unsigned skipped_ref_ = 0, skipped_dist_ = 0;  // frames skipped at the start (--frame_skip_*, --sync auto)
   unsigned total_ = 0;                           // frames expected (progress)
   int ended_first_ = 0;                          // 1: the reference ended first, 2: the distorted
-  std::vector<Thumbnail> ref_thumbs_, dist_thumbs_;
+  // The first frames' thumbnails (the shift check), by frame; thumbs_mutex_ guards them once workers run.
+  std::mutex thumbs_mutex_;
+  std::array<Thumbnail, kSyncFrames> ref_thumbs_, dist_thumbs_;
+  std::array<bool, kSyncFrames> thumb_kept_{};
+  unsigned thumbs_kept_ = 0;
   bool thumbs_checked_ = false;
   // The device pipeline outlives the contexts (twins hold buffers of its slots): declared first.
   std::unique_ptr<DevicePipeline> pipeline_;
@@ -536,6 +612,9 @@ class Engine {
   std::atomic<unsigned> frames_done_{0};
   std::atomic<bool> aborted_{false};
   std::exception_ptr failure_;
+  unsigned failure_frame_ = 0;  // the frame failure_ is about
+  // Frames kept: all read unless a claimed frame could not be read (then that frame's index).
+  std::atomic<unsigned> frames_kept_{~0u};
 };
 
 }  // namespace
