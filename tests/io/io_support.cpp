@@ -14,13 +14,16 @@ namespace fs = std::filesystem;
 namespace vqtwin::test {
 
 const std::string& clip_dir() {
-  static const std::string dir = [] {
+  // Never destroyed: the exit handler that removes the folder runs after the statics' destructors
+  // (it is registered before this one's would be), so it must not read a destroyed string.
+  static const std::string* const dir = [] {
     const fs::path d = fs::temp_directory_path() / ("vqtwin_io_" + std::to_string(::getpid()));
     fs::create_directories(d);
+    auto* kept = new std::string(d.string());
     std::atexit([] { fs::remove_all(clip_dir()); });
-    return d.string();
+    return kept;
   }();
-  return dir;
+  return *dir;
 }
 
 bool sh(const std::string& command) {

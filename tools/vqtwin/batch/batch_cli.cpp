@@ -133,9 +133,10 @@ std::string default_summary(const Manifest& m, const std::string& shard_text, co
 
 std::string first_score(const Json& entry) {
   if (!entry.contains("pooled") || entry["pooled"].empty()) return "";
-  const auto& [name, pools] = *entry["pooled"].items().begin();
-  if (!pools.contains("mean")) return name;
-  const Json& v = pools["mean"];
+  const auto first = entry["pooled"].begin();  // the headline (model scores come first)
+  const std::string name = first.key();
+  if (!first->contains("mean")) return name;
+  const Json& v = (*first)["mean"];
   return name + " " + (v.is_number() ? vqtwin::format_number(v.get<double>(), -1) : v.get<std::string>());
 }
 
