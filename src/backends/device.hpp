@@ -45,6 +45,9 @@ class DeviceExtractor : public Extractor {
   virtual void collect(FrameSlot& slot, unsigned index, FeatureSink& out) = 0;
 };
 
+// How many CUDA devices this process sees (0 when none, or built without CUDA: `why` then says why).
+// What --gpu all means.
+int cuda_device_count(std::string* why);
 // Whether CUDA device `device` can be used; when not, `why` says why (no device, old driver, ...).
 bool cuda_device_usable(int device, std::string* why);
 // A pipeline of `slots` frame slots on CUDA device `device` for pictures of `format`. Throws

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "common/cpu.hpp"
+#include "core/engine.hpp"
 #include "core/extractor.hpp"
 #include "core/quote.hpp"
 #include "core/registry.hpp"
@@ -99,7 +100,7 @@ bool names_a_twin(const ContextRequest& r) { return r.info->backend != Backend::
 
 class Engine {
  public:
-  Engine(const RunConfig& cfg, Results& out) : cfg_(cfg), out_(out) {}
+  Engine(const RunConfig& cfg, Results& out, const InputOpener& open) : cfg_(cfg), out_(out), open_(open) {}
 
   void run() {
     if (cfg_.subsample == 0) throw Error("--subsample must be at least 1");
@@ -206,7 +207,7 @@ class Engine {
     options.source.limits = InputLimits{cfg_.max_pixels, cfg_.stop};
     options.scale = cfg_.scale;
     options.common_bitdepth = cfg_.common_bitdepth;
-    Inputs in = open_inputs(cfg_.reference, cfg_.distorted, options);
+    Inputs in = open_(options);
     format_ = in.format;
     out_.width = format_.width;
     out_.height = format_.height;
@@ -590,6 +591,7 @@ class Engine {
 
   const RunConfig& cfg_;
   Results& out_;
+  const InputOpener& open_;
   std::unique_ptr<PictureSource> ref_, dist_;
   PictureFormat format_{};
   unsigned threads_ = 1;
@@ -619,10 +621,16 @@ class Engine {
 
 }  // namespace
 
-void run(const RunConfig& config, Results& out) {
+void run_with_inputs(const RunConfig& config, Results& out, const InputOpener& open) {
   const cpu::RunMask mask(config.cpumask);  // before any context picks its kernels
-  Engine engine(config, out);
+  Engine engine(config, out, open);
   engine.run();
+}
+
+void run(const RunConfig& config, Results& out) {
+  run_with_inputs(config, out, [&](const InputOptions& options) {
+    return open_inputs(config.reference, config.distorted, options);
+  });
 }
 
 }  // namespace vqtwin
