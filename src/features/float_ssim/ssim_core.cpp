@@ -160,8 +160,8 @@ Means means_of(Scratch& sc, const float* ref, const float* dist, int h) {
       sum_s += s[x];
     }
   }
-  const double n = double(map_w * map_h);
-  return Means{float(sum_lcs / n), float(sum_l / n), float(sum_c / n), float(sum_s / n)};
+  return Means{mean_of(sum_lcs, map_w, map_h), mean_of(sum_l, map_w, map_h), mean_of(sum_c, map_w, map_h),
+               mean_of(sum_s, map_w, map_h)};
 }
 
 }  // namespace

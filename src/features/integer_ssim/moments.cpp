@@ -76,16 +76,13 @@ VQTWIN_ALWAYS_INLINE void horizontal(Scratch<Acc>& sc, const Sample* s, const Sa
 }
 
 template <class Sample, class Acc>
-VQTWIN_ALWAYS_INLINE double score(Scratch<Acc>& sc, const Picture& ref, const Picture& dist) {
+VQTWIN_ALWAYS_INLINE double term_sum(Scratch<Acc>& sc, const Picture& ref, const Picture& dist, double peak_sq) {
   const int w = sc.width, h = ref.height(0);
-  const int bpc = ref.format().bitdepth;
-  const double peak = double((1u << bpc) - 1u);
-  const double peak_sq = peak * peak;
 
   for (int r = 0; r < kRadius && r < h; ++r)
     horizontal<Sample, Acc>(sc, ref.row<Sample>(0, r), dist.row<Sample>(0, r), r % kTaps);
 
-  double sum = 0.0, sum_w = 0.0;
+  double sum = 0.0;
   for (int y = 0; y < h; ++y) {
     const int next = y + kRadius;
     if (next < h) horizontal<Sample, Acc>(sc, ref.row<Sample>(0, next), dist.row<Sample>(0, next), next % kTaps);
@@ -128,35 +125,33 @@ VQTWIN_ALWAYS_INLINE double score(Scratch<Acc>& sc, const Picture& ref, const Pi
       sc.term[x] = window_term(mo, peak_sq);
     }
     // Raster order, one double sum: the result is not rounded afterwards, so order is visible.
-    for (int x = 0; x < w; ++x) {
-      sum += sc.term[x];
-      sum_w += double(sc.w_col[x] * w_row);
-    }
+    // (The weights' sum is exact in any order: math.hpp, weight_total.)
+    for (int x = 0; x < w; ++x) sum += sc.term[x];
   }
-  return sum / sum_w;
+  return sum;
 }
 
 VQTWIN_VECTOR_CLONES
-double score_8bit(Scratch<std::uint32_t>& sc, const Picture& ref, const Picture& dist) {
-  return score<std::uint8_t, std::uint32_t>(sc, ref, dist);
+double sum_8bit(Scratch<std::uint32_t>& sc, const Picture& ref, const Picture& dist, double peak_sq) {
+  return term_sum<std::uint8_t, std::uint32_t>(sc, ref, dist, peak_sq);
 }
 
 VQTWIN_VECTOR_CLONES
-double score_16bit(Scratch<std::uint64_t>& sc, const Picture& ref, const Picture& dist) {
-  return score<std::uint16_t, std::uint64_t>(sc, ref, dist);
+double sum_16bit(Scratch<std::uint64_t>& sc, const Picture& ref, const Picture& dist, double peak_sq) {
+  return term_sum<std::uint16_t, std::uint64_t>(sc, ref, dist, peak_sq);
 }
 
 }  // namespace
 
-double frame_score(const Picture& ref, const Picture& dist) {
+double frame_term_sum(const Picture& ref, const Picture& dist, double peak_sq) {
   if (ref.format().bitdepth <= 8) {
     thread_local Scratch<std::uint32_t> sc;
     sc.size_for(ref.width(0));
-    return score_8bit(sc, ref, dist);
+    return sum_8bit(sc, ref, dist, peak_sq);
   }
   thread_local Scratch<std::uint64_t> sc;
   sc.size_for(ref.width(0));
-  return score_16bit(sc, ref, dist);
+  return sum_16bit(sc, ref, dist, peak_sq);
 }
 
 }  // namespace vqtwin::integer_ssim
