@@ -92,6 +92,21 @@ TEST(TwinOrderedSum, EqualsTheSequentialLoopOnAdversarialTerms) {
   expect_ordered(t, "nan");
 }
 
+TEST(TwinOrderedSum, ChunksClimbingTwoBinadesAreWalked) {
+  // Chunk 2 climbs from just below 2 past 8: its top grid (2^-49) is 4x its start's, so a start
+  // shift by a multiple of 4 grid steps can be an odd multiple of the top's half step. Such chunks
+  // must be added term by term (without that rule, 5 of these 64 sums come out wrong).
+  std::size_t walked = 0;
+  for (int v = 0; v < 64; ++v) {
+    std::vector<double> t(768);
+    for (int i = 0; i < 256; ++i) t[i] = 1.5 / 256;
+    for (int i = 256; i < 512; ++i) t[i] = 0.0019 + v * 1e-7 + i * 1e-9;
+    for (int i = 512; i < 768; ++i) t[i] = 0.03125 + std::ldexp(double(2 * (i % 5) + 1), -50);
+    walked += expect_ordered(t, "climb " + std::to_string(v));
+  }
+  EXPECT_GT(walked, 0u);
+}
+
 TEST(TwinOrderedSum, ShiftedRunsAreExactWithinReachOnly) {
   // One chunk of terms near 1 from a start near 2^20: the runs from a predict the run from a + d for
   // every d within reach, and refuse beyond it.
@@ -276,10 +291,14 @@ double twin_term_sum(const Picture& r, const Picture& d) {
   std::vector<double> terms(std::size_t(w) * h);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
-      const Moments m = bits > 8 ? window_moments(r.row<std::uint16_t>(0, 0), long(r.stride(0)),
-                                                  d.row<std::uint16_t>(0, 0), long(d.stride(0)), w, h, x, y)
-                                 : window_moments(r.row<std::uint8_t>(0, 0), long(r.stride(0)),
-                                                  d.row<std::uint8_t>(0, 0), long(d.stride(0)), w, h, x, y);
+      // The twin's accumulator choice: 32-bit row sums up to 12 bits.
+      const Moments m =
+          bits > 12 ? window_moments<std::uint16_t, std::uint64_t>(r.row<std::uint16_t>(0, 0), long(r.stride(0)),
+                                                                   d.row<std::uint16_t>(0, 0), long(d.stride(0)), w, h, x, y)
+          : bits > 8 ? window_moments<std::uint16_t, std::uint32_t>(r.row<std::uint16_t>(0, 0), long(r.stride(0)),
+                                                                    d.row<std::uint16_t>(0, 0), long(d.stride(0)), w, h, x, y)
+                     : window_moments<std::uint8_t, std::uint32_t>(r.row<std::uint8_t>(0, 0), long(r.stride(0)),
+                                                                   d.row<std::uint8_t>(0, 0), long(d.stride(0)), w, h, x, y);
       terms[std::size_t(y) * w + x] = window_term(m, peak * peak);
     }
   return ordered_sum::sum_by_chunks(terms.data(), terms.size());
@@ -300,6 +319,18 @@ TEST(TwinIntegerSsim, DirectWindowsGiveTheCpuTermSum) {
         EXPECT_TRUE(same(got, want)) << sz[0] << "x" << sz[1] << " " << bits << "-bit kind " << kind << ": " << got
                                      << " vs " << want;
       }
+}
+
+TEST(TwinIntegerSsim, LargestSamplesFitTheRowAccumulators) {
+  // Every sample at its maximum: the row sums reach 256 * max^2 (below 2^32 up to 12 bits).
+  for (int bits : {8, 10, 12, 16}) {
+    const unsigned max = (1u << bits) - 1;
+    const Picture full = make_picture({40, 30, bits, ChromaFormat::k420}, [&](int, int) { return max; });
+    const Picture half = make_picture({40, 30, bits, ChromaFormat::k420}, [&](int x, int) { return x % 2 ? max : 0u; });
+    const double peak = double(max);
+    EXPECT_TRUE(same(twin_term_sum(full, half), integer_ssim::frame_term_sum(full, half, peak * peak))) << bits;
+    EXPECT_TRUE(same(twin_term_sum(full, full), integer_ssim::frame_term_sum(full, full, peak * peak))) << bits;
+  }
 }
 
 TEST(TwinIntegerSsim, WeightTotalIsTheCpuDoubleSum) {

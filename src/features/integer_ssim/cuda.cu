@@ -3,6 +3,7 @@
 // (math.hpp: window_moments) and the CPU's own double formula (math.hpp: window_term; no
 // contraction, -fmad=false), and the terms' raster-order double sum is reproduced exactly
 // (core/ordered_sum.hpp). Identical frames therefore give exactly 1, as on the CPU.
+#include <cstdint>
 #include <vector>
 
 #include "backends/cuda/ordered_sum.hpp"
@@ -19,14 +20,14 @@ namespace {
 constexpr unsigned kThreads = 256;
 
 // `ratio` is 1 except under the planted bug (0.9999999), which the twin harness must catch.
-template <class T>
+template <class T, class Acc>
 __global__ void term_kernel(cuda::DevicePlane ref, cuda::DevicePlane dist, double peak_sq, double ratio,
                             double* terms) {
   const int w = ref.width, h = ref.height;
   const long n = long(w) * h;
   for (long i = long(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += long(gridDim.x) * blockDim.x) {
     const int x = int(i % w), y = int(i / w);
-    const Moments m = window_moments<T>(ref.row<T>(0), ref.stride, dist.row<T>(0), dist.stride, w, h, x, y);
+    const Moments m = window_moments<T, Acc>(ref.row<T>(0), ref.stride, dist.row<T>(0), dist.stride, w, h, x, y);
     const double t = window_term(m, peak_sq);
     terms[i] = ratio == 1.0 ? t : t * ratio;
   }
@@ -60,10 +61,12 @@ class IntegerSsimCuda final : public cuda::CudaTwin {
     const cudaStream_t st = slot.stream();
     const double ratio = cuda::plant("integer_ssim_cuda_ratio") ? 0.9999999 : 1.0;
     const unsigned blocks = cuda::blocks_for((long long)r.width * r.height, kThreads);
-    if (bitdepth_ > 8)
-      term_kernel<unsigned short><<<blocks, kThreads, 0, st>>>(r, d, front_.peak_sq(), ratio, s.terms.get());
+    if (bitdepth_ > 12)
+      term_kernel<unsigned short, std::uint64_t><<<blocks, kThreads, 0, st>>>(r, d, front_.peak_sq(), ratio, s.terms.get());
+    else if (bitdepth_ > 8)
+      term_kernel<unsigned short, std::uint32_t><<<blocks, kThreads, 0, st>>>(r, d, front_.peak_sq(), ratio, s.terms.get());
     else
-      term_kernel<unsigned char><<<blocks, kThreads, 0, st>>>(r, d, front_.peak_sq(), ratio, s.terms.get());
+      term_kernel<unsigned char, std::uint32_t><<<blocks, kThreads, 0, st>>>(r, d, front_.peak_sq(), ratio, s.terms.get());
     cuda::check(cudaGetLastError(), "integer_ssim term kernel launch");
     s.sums.enqueue(s.terms.get(), s.total.get(), st);
     cuda::check(cudaMemcpyAsync(s.host.get(), s.total.get(), sizeof(double), cudaMemcpyDeviceToHost, st),

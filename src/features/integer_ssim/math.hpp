@@ -54,38 +54,39 @@ VQTWIN_HD inline std::int64_t weight_used(int i, int n) {
 }
 
 // The window of pixel (x, y) computed directly (one output per call, for the CUDA twin; the CPU's
-// separable rows give the same integers): taps outside the picture dropped, every product exact in
-// 64 bits (68 * 65535^2 * 256 < 2^63).
-template <class T>
+// separable rows give the same integers): taps outside the picture dropped, every sum exact. `Acc`
+// holds one row's 9-tap sums: uint32 suffices up to 12 bits (256 * 4095^2 < 2^32), 16 bits need
+// 64 (the column sums are 64-bit either way: 256 * 256 * 65535^2 < 2^48).
+template <class T, class Acc>
 VQTWIN_HD inline Moments window_moments(const T* ref, long ref_stride, const T* dist, long dist_stride, int w, int h,
                                         int x, int y) {
   constexpr KernelTaps k = kernel_taps();
-  Moments m{0, 0, 0, 0, 0, 0};
+  std::uint64_t mux = 0, muy = 0, x2 = 0, xy = 0, y2 = 0;
   for (int j = 0; j < kTaps; ++j) {
     const int yy = y - kRadius + j;
     if (yy < 0 || yy >= h) continue;
     const T* a = ref + long(yy) * ref_stride;
     const T* b = dist + long(yy) * dist_stride;
-    std::int64_t hx = 0, hy = 0, hx2 = 0, hxy = 0, hy2 = 0;
+    Acc hx = 0, hy = 0, hx2 = 0, hxy = 0, hy2 = 0;
     for (int i = 0; i < kTaps; ++i) {
       const int xx = x - kRadius + i;
       if (xx < 0 || xx >= w) continue;
-      const std::int64_t s = a[xx], d = b[xx], wk = k.v[i];
+      const Acc s = a[xx], d = b[xx], wk = Acc(k.v[i]);
       hx += wk * s;
       hy += wk * d;
-      hx2 += wk * s * s;
-      hxy += wk * s * d;
-      hy2 += wk * d * d;
+      hx2 += wk * (s * s);
+      hxy += wk * (s * d);
+      hy2 += wk * (d * d);
     }
-    const std::int64_t vk = k.v[j];
-    m.mux += vk * hx;
-    m.muy += vk * hy;
-    m.x2 += vk * hx2;
-    m.xy += vk * hxy;
-    m.y2 += vk * hy2;
+    const std::uint64_t vk = std::uint64_t(k.v[j]);
+    mux += vk * hx;
+    muy += vk * hy;
+    x2 += vk * hx2;
+    xy += vk * hxy;
+    y2 += vk * hy2;
   }
-  m.w = weight_used(x, w) * weight_used(y, h);
-  return m;
+  return Moments{std::int64_t(mux), std::int64_t(muy), std::int64_t(x2), std::int64_t(xy), std::int64_t(y2),
+                 weight_used(x, w) * weight_used(y, h)};
 }
 
 // Sum of every window's weight over a w x h picture: the CPU adds these integers in a double, exactly
