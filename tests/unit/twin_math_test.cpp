@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include "features/float_ssim/convert.hpp"
 #include "features/float_ssim/decimate.hpp"
 #include "features/float_ssim/decimate_exact.hpp"
+#include "features/float_ssim/front.hpp"
 #include "features/float_ssim/math.hpp"
 #include "features/float_ssim/ssim_core.hpp"
 #include "features/integer_ssim/math.hpp"
@@ -143,6 +145,16 @@ Picture random_luma(int w, int h, int bits, unsigned seed, bool extremes = false
   });
 }
 
+// Any 16-bit word in a 10- or 12-bit picture (libvmaf accepts words of 2^bpc or more:
+// core/sample_range.hpp): random words, with runs of the largest one so that windows fill up with it.
+Picture wild_luma(int w, int h, int bits, unsigned seed) {
+  std::mt19937 rng(seed);
+  return make_picture({w, h, bits, ChromaFormat::k420}, [&](int x, int y) {
+    if (((x / 5 + y / 4) % 3) == 0) return 65535u;
+    return unsigned(rng() % 65536);
+  });
+}
+
 // What the device plane kernel writes, computed here with the same per-output function.
 std::vector<float> exact_plane(const Picture& p, int s) {
   const int w = p.width(0), h = p.height(0), bits = p.format().bitdepth;
@@ -193,6 +205,17 @@ TEST(TwinFloatSsimDecimation, ExactIntegerSumIsTheCpuPlaneAtEveryDepthAndScale) 
         }
 }
 
+TEST(TwinFloatSsimDecimation, OutOfRangeWordsAt10And12Bits) {
+  // Samples up to 16383.75 (10-bit) and 4095.94 (12-bit): the sums pass 256, the units still hold them.
+  const int scales[] = {1, 2, 3, 5, 7, 10, 16, 33, 128};
+  unsigned seed = 100;
+  for (int bits : {10, 12})
+    for (int s : scales) {
+      const Picture p = wild_luma(s == 128 ? 1500 : 301, s == 128 ? 1400 : 203, bits, seed++);
+      EXPECT_EQ(differing(exact_plane(p, s), cpu_plane(p, s)), 0u) << bits << "-bit scale " << s;
+    }
+}
+
 TEST(TwinFloatSsimDecimation, NarrowPlanesTheCheckAllows) {
   // The narrowest planes the capability check lets through (11 after decimation) and odd/even edges.
   const int cases[][3] = {{21, 22, 2}, {22, 21, 2}, {33, 31, 3}, {41, 44, 4}, {99, 121, 9}, {11, 11, 1}, {1281, 13, 128}};
@@ -205,15 +228,50 @@ TEST(TwinFloatSsimDecimation, NarrowPlanesTheCheckAllows) {
 }
 
 TEST(TwinFloatSsimDecimation, UnitsAreExact) {
-  EXPECT_EQ(float_ssim::to_units52(1.0f), std::int64_t(1) << 52);
-  EXPECT_EQ(float_ssim::to_units52(0.0f), 0);
-  EXPECT_EQ(float_ssim::to_units52(0x1p-22f), std::int64_t(1) << 30);
-  EXPECT_EQ(float_ssim::to_units52(255.99609375f), std::int64_t(65535) << 44);
-  EXPECT_EQ(float_ssim::from_units52(std::int64_t(1) << 52), 1.0f);
+  EXPECT_EQ(float_ssim::to_units45(1.0f), std::int64_t(1) << 45);
+  EXPECT_EQ(float_ssim::to_units45(0.0f), 0);
+  EXPECT_EQ(float_ssim::to_units45(0x1p-22f), std::int64_t(1) << 23);
+  EXPECT_EQ(float_ssim::to_units45(255.99609375f), std::int64_t(65535) << 37);
+  // The largest 10-bit word, 65535 / 4.
+  EXPECT_EQ(float_ssim::to_units45(16383.75f), std::int64_t(65535) << 43);
+  EXPECT_EQ(float_ssim::from_units45(std::int64_t(65535) << 43), 16383.75f);
+  EXPECT_EQ(float_ssim::from_units45(std::int64_t(1) << 45), 1.0f);
   // One unit more than a float midpoint rounds up, the midpoint itself to even.
-  const std::int64_t one = std::int64_t(1) << 52, half_ulp = std::int64_t(1) << 28;
-  EXPECT_EQ(float_ssim::from_units52(one + half_ulp), 1.0f);
-  EXPECT_EQ(float_ssim::from_units52(one + half_ulp + 1), std::nextafter(1.0f, 2.0f));
+  const std::int64_t one = std::int64_t(1) << 45, half_ulp = std::int64_t(1) << 21;
+  EXPECT_EQ(float_ssim::from_units45(one + half_ulp), 1.0f);
+  EXPECT_EQ(float_ssim::from_units45(one + half_ulp + 1), std::nextafter(1.0f, 2.0f));
+}
+
+// ---- float_ssim: the capability check -------------------------------------------------------------
+
+int check_of(int w, int h, const OptionPairs& pairs) {
+  const OptionValues o(float_ssim::kSpec.options, pairs, "float_ssim_cuda");
+  return float_ssim::device_check(o, PictureFormat{w, h, 8, ChromaFormat::k420});
+}
+
+TEST(TwinFloatSsimCheck, ServesEverySizeTheCpuServesAndDeclinesTheRest) {
+  // Auto scale and every explicit scale on the sizes: served, with no fallback.
+  const int sizes[][2] = {{320, 240}, {383, 383}, {384, 384}, {576, 324}, {960, 540},
+                          {1920, 1080}, {2560, 1440}, {3840, 2160}, {7680, 4320}};
+  for (const auto& sz : sizes) {
+    EXPECT_EQ(check_of(sz[0], sz[1], {}), 0) << sz[0] << "x" << sz[1];
+    for (int s = 1; s <= 10; ++s) {
+      const float_ssim::Geometry g = float_ssim::geometry_of(s, sz[0], sz[1]);
+      const int want = g.computable() ? 0 : -ENOTSUP;
+      EXPECT_EQ(check_of(sz[0], sz[1], {{"scale", std::to_string(s)}}), want) << sz[0] << "x" << sz[1] << " " << s;
+      // At these sizes only planes too small for the window are declined (240 / 10 + 0 = 24 >= 11).
+      EXPECT_EQ(want, 0) << sz[0] << "x" << sz[1] << " " << s;
+    }
+  }
+  // Decimated planes under 11x11 go to the CPU path (which refuses them with its error).
+  EXPECT_EQ(check_of(40, 40, {{"scale", "4"}}), -ENOTSUP);
+  EXPECT_EQ(check_of(10, 200, {}), -ENOTSUP);
+  EXPECT_EQ(check_of(21, 22, {{"scale", "2"}}), 0);
+  EXPECT_EQ(check_of(20, 22, {{"scale", "2"}}), -ENOTSUP);
+  // Auto scale past 128 (a 33000-pixel short side): the CPU's exactness bound, declined.
+  EXPECT_EQ(float_ssim::geometry_of(0, 33000, 33000).scale, 129);
+  EXPECT_EQ(check_of(33000, 33000, {}), -ENOTSUP);
+  EXPECT_EQ(check_of(32700, 32700, {}), 0);
 }
 
 // ---- float_ssim: the SSIM map terms ---------------------------------------------------------------
@@ -291,14 +349,12 @@ double twin_term_sum(const Picture& r, const Picture& d) {
   std::vector<double> terms(std::size_t(w) * h);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
-      // The twin's accumulator choice: 32-bit row sums up to 12 bits.
+      // The twin's accumulator choice: 32-bit row sums at 8 bits only.
       const Moments m =
-          bits > 12 ? window_moments<std::uint16_t, std::uint64_t>(r.row<std::uint16_t>(0, 0), long(r.stride(0)),
-                                                                   d.row<std::uint16_t>(0, 0), long(d.stride(0)), w, h, x, y)
-          : bits > 8 ? window_moments<std::uint16_t, std::uint32_t>(r.row<std::uint16_t>(0, 0), long(r.stride(0)),
-                                                                    d.row<std::uint16_t>(0, 0), long(d.stride(0)), w, h, x, y)
-                     : window_moments<std::uint8_t, std::uint32_t>(r.row<std::uint8_t>(0, 0), long(r.stride(0)),
-                                                                   d.row<std::uint8_t>(0, 0), long(d.stride(0)), w, h, x, y);
+          bits > 8 ? window_moments<std::uint16_t, std::uint64_t>(r.row<std::uint16_t>(0, 0), long(r.stride(0)),
+                                                                  d.row<std::uint16_t>(0, 0), long(d.stride(0)), w, h, x, y)
+                   : window_moments<std::uint8_t, std::uint32_t>(r.row<std::uint8_t>(0, 0), long(r.stride(0)),
+                                                                 d.row<std::uint8_t>(0, 0), long(d.stride(0)), w, h, x, y);
       terms[std::size_t(y) * w + x] = window_term(m, peak * peak);
     }
   return ordered_sum::sum_by_chunks(terms.data(), terms.size());
@@ -331,6 +387,17 @@ TEST(TwinIntegerSsim, LargestSamplesFitTheRowAccumulators) {
     EXPECT_TRUE(same(twin_term_sum(full, half), integer_ssim::frame_term_sum(full, half, peak * peak))) << bits;
     EXPECT_TRUE(same(twin_term_sum(full, full), integer_ssim::frame_term_sum(full, full, peak * peak))) << bits;
   }
+}
+
+TEST(TwinIntegerSsim, OutOfRangeWordsAt10And12Bits) {
+  // Any 16-bit word in a 10- or 12-bit picture: row sums up to 256 * 65535^2, past 2^32.
+  unsigned seed = 40;
+  for (int bits : {10, 12})
+    for (const auto& sz : {std::pair{33, 35}, std::pair{161, 91}}) {
+      const Picture r = wild_luma(sz.first, sz.second, bits, seed++), d = wild_luma(sz.first, sz.second, bits, seed++);
+      const double peak = double((1u << bits) - 1u);
+      EXPECT_TRUE(same(twin_term_sum(r, d), integer_ssim::frame_term_sum(r, d, peak * peak))) << bits;
+    }
 }
 
 TEST(TwinIntegerSsim, WeightTotalIsTheCpuDoubleSum) {

@@ -4,12 +4,16 @@
 //
 // The CPU (decimate.cpp, spec §4) adds the float products p = f32(sample * w) into a double and
 // rounds the sum to float once. Here the same products are added exactly as integers in units of
-// 2^-52 and the integer is rounded to float once: the same value, because (the spec's lemma)
-// samples are multiples of 2^-8 in [0, 256) and w = f32(1/s^2) >= 2^-14 for s <= 128, so every
-// non-zero p is at least 2^-22 and a multiple of 2^-45 (p * 2^52 is an integer below 2^60), and every
-// partial sum stays below 2^8.001 -- the CPU's double sum is exact too, and both round the same
-// exact number to float with round-to-nearest-even. No floating-point addition is involved here,
-// so no addition order can matter.
+// 2^-45 and the integer is rounded to float once: the same value, because (the spec's lemma, widened
+// to every 16-bit word a picture may hold) samples are multiples of 2^-8 and w = f32(1/s^2) >= 2^-14
+// for s <= 128, so every non-zero p is at least 2^-22 and a multiple of 2^-45. In range (samples
+// below 256) every partial sum stays below 256, so the CPU's double sum is exact. libvmaf also
+// accepts 10- and 12-bit words of 2^bpc or more (core/sample_range.hpp): samples then reach 16383.75
+// (10-bit, multiples of 2^-2, so every p is a multiple of 2^-39) or 4095.94 (12-bit, 2^-41), and
+// the sums stay below 2^14 and 2^12: 53 bits again, the CPU's double sum is still exact. Below 2^14,
+// p * 2^45 is an integer below 2^59, so an int64 holds every sum. Both sides round the same exact
+// number to float with round-to-nearest-even; no floating-point addition is involved here, so no
+// addition order can matter. (The spec's units of 2^-52 would overflow for out-of-range words.)
 #include <cstdint>
 
 #include "core/hd.hpp"
@@ -23,9 +27,9 @@ VQTWIN_HD inline float sample_scale(int bitdepth) {
   return bitdepth == 10 ? 0.25f : bitdepth == 12 ? 0.0625f : bitdepth == 16 ? 0.00390625f : 1.0f;
 }
 
-// p * 2^52 for a float p that is 0 or at least 2^-29 (always an integer then): mantissa and exponent
+// p * 2^45 for a float p that is 0 or at least 2^-22 (always an integer then): mantissa and exponent
 // taken apart, no rounding anywhere.
-VQTWIN_HD inline std::int64_t to_units52(float p) {
+VQTWIN_HD inline std::int64_t to_units45(float p) {
   std::uint32_t bits;
 #if defined(__CUDA_ARCH__)
   bits = __float_as_uint(p);
@@ -35,16 +39,18 @@ VQTWIN_HD inline std::int64_t to_units52(float p) {
   const int exponent = int((bits >> 23) & 0xFF);
   if (exponent == 0) return 0;  // zero (subnormals cannot occur: p >= 2^-22)
   const std::int64_t mantissa = std::int64_t((bits & 0x7FFFFF) | 0x800000);
-  // p = mantissa * 2^(exponent - 150); times 2^52: mantissa * 2^(exponent - 98). The lemma keeps the
-  // exponent in [98, 134]; the clamps only keep the shifts defined for values it rules out.
-  const int shift = exponent - 98;
-  const std::int64_t magnitude = shift >= 0 ? mantissa << (shift < 39 ? shift : 39)
+  // p = mantissa * 2^(exponent - 150); times 2^45: mantissa * 2^(exponent - 105). The lemma keeps the
+  // exponent in [105, 141) (2^-22 <= p < 2^14); the clamps only keep the shifts defined for values it
+  // rules out.
+  const int shift = exponent - 105;
+  const std::int64_t magnitude = shift >= 0 ? mantissa << (shift < 36 ? shift : 36)
                                             : (shift > -24 ? mantissa >> -shift : 0);
   return (bits >> 31) ? -magnitude : magnitude;
 }
 
-// The integer (units of 2^-52) rounded to float once, round-to-nearest-even, then scaled exactly.
-VQTWIN_HD inline float from_units52(std::int64_t units) { return float(units) * 0x1p-52f; }
+// The integer (units of 2^-45) rounded to float once, round-to-nearest-even, then scaled exactly
+// (a power of two; no result is subnormal).
+VQTWIN_HD inline float from_units45(std::int64_t units) { return float(units) * 0x1p-45f; }
 
 // The CPU's KBND_SYMMETRIC mirror (math.hpp), as a type so a test build can swap it.
 struct SymmetricMirror {
@@ -62,10 +68,10 @@ VQTWIN_HD inline float decimated_sample(const T* plane, long stride, int w, int 
     const T* row = plane + long(mirror_of(y * s - lo + v, h)) * stride;
     for (int u = 0; u < s; ++u) {
       const float sample = float(row[mirror_of(x * s - lo + u, w)]) * recip;
-      units += to_units52(sample * weight);
+      units += to_units45(sample * weight);
     }
   }
-  return from_units52(units);
+  return from_units45(units);
 }
 
 }  // namespace vqtwin::float_ssim

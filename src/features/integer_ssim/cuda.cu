@@ -61,10 +61,10 @@ class IntegerSsimCuda final : public cuda::CudaTwin {
     const cudaStream_t st = slot.stream();
     const double ratio = cuda::plant("integer_ssim_cuda_ratio") ? 0.9999999 : 1.0;
     const unsigned blocks = cuda::blocks_for((long long)r.width * r.height, kThreads);
-    if (bitdepth_ > 12)
+    // Row sums in 64 bits above 8 bits: 10- and 12-bit pictures may hold any 16-bit word
+    // (core/sample_range.hpp), whose row sums pass 2^32.
+    if (bitdepth_ > 8)
       term_kernel<unsigned short, std::uint64_t><<<blocks, kThreads, 0, st>>>(r, d, front_.peak_sq(), ratio, s.terms.get());
-    else if (bitdepth_ > 8)
-      term_kernel<unsigned short, std::uint32_t><<<blocks, kThreads, 0, st>>>(r, d, front_.peak_sq(), ratio, s.terms.get());
     else
       term_kernel<unsigned char, std::uint32_t><<<blocks, kThreads, 0, st>>>(r, d, front_.peak_sq(), ratio, s.terms.get());
     cuda::check(cudaGetLastError(), "integer_ssim term kernel launch");

@@ -55,8 +55,9 @@ VQTWIN_HD inline std::int64_t weight_used(int i, int n) {
 
 // The window of pixel (x, y) computed directly (one output per call, for the CUDA twin; the CPU's
 // separable rows give the same integers): taps outside the picture dropped, every sum exact. `Acc`
-// holds one row's 9-tap sums: uint32 suffices up to 12 bits (256 * 4095^2 < 2^32), 16 bits need
-// 64 (the column sums are 64-bit either way: 256 * 256 * 65535^2 < 2^48).
+// holds one row's 9-tap sums: uint32 suffices for 8-bit samples (256 * 255^2 < 2^32); deeper
+// pictures need 64 bits, since a 10- or 12-bit picture may hold any 16-bit word (the column sums are
+// 64-bit either way: 256 * 256 * 65535^2 < 2^48).
 template <class T, class Acc>
 VQTWIN_HD inline Moments window_moments(const T* ref, long ref_stride, const T* dist, long dist_stride, int w, int h,
                                         int x, int y) {
