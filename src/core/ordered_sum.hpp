@@ -84,54 +84,77 @@ struct ChunkRuns {
   double reach;  // the runs shifted by any |d| < reach are exact; <= 0: never
 };
 
+// 1/g for a grid g = grid_of(a) > 0: a power of two, so exact (and normal: g >= 2^-1022).
+VQTWIN_HD inline double inverse_grid(double g) {
+  return from_bits((std::uint64_t(2046) - ((bits_of(g) >> 52) & 0x7FF)) << 52);
+}
+
 VQTWIN_HD inline ChunkRuns run_variants(const double* t, std::size_t begin, std::size_t end, double a) {
   const double g = grid_of(a);
   ChunkRuns r{{a, a + g, a + 2 * g, a + 3 * g}, -1.0};
-  const bool positive = a > 0;
-  bool ok = g > 0;
-  double clearance = INFINITY, top = 0;
-  // Every partial sum: same sign as a, finite, normal; its distance to the nearest power of two.
-  auto observe = [&](double s) {
-    const double m = fabs(s);
-    const double low = binade_of(s);
-    if (!(m < INFINITY) || (s > 0) != positive || low == 0) ok = false;
-    const double below = m - low, above = 2 * low - m;  // both exact
-    const double nearest = below < above ? below : above;
-    clearance = nearest < clearance ? nearest : clearance;
-    top = m > top ? m : top;
-  };
-  for (int j = 0; j < kVariants; ++j) observe(r.end[j]);
+  // Within reach, every partial sum keeps a's sign and stays in [B, 4B) in magnitude (B = a's binade),
+  // so the only powers of two it can come near are B, 2B and 4B. Per run, the smallest and largest
+  // partial sums give the distances to B and 4B, and the distance of each partial sum to P = +-2B is
+  // kept (exact there: Sterbenz). Partial sums that leave [B, 4B), change sign or stop being finite
+  // (a NaN or infinity reaches the end, where it is seen) make the chunk walked.
+  const double B = binade_of(a);
+  const double P = a < 0 ? -2 * B : 2 * B;
+  double lo[kVariants], hi[kVariants], near[kVariants];
+  for (int j = 0; j < kVariants; ++j) {
+    lo[j] = hi[j] = r.end[j];
+    near[j] = fabs(r.end[j] - P);
+  }
   for (std::size_t i = begin; i < end; ++i) {
     const double x = t[i];
     for (int j = 0; j < kVariants; ++j) {
-      r.end[j] = r.end[j] + x;
-      observe(r.end[j]);
+      const double e = r.end[j] + x;
+      r.end[j] = e;
+      lo[j] = fmin(lo[j], e);
+      hi[j] = fmax(hi[j], e);
+      near[j] = fmin(near[j], fabs(e - P));
     }
   }
+  bool ok = g > 0;
+  double low = INFINITY, high = 0, clearance = INFINITY;  // magnitudes over the four runs
+  for (int j = 0; j < kVariants; ++j) {
+    ok = ok && fabs(r.end[j]) < INFINITY;  // false for NaN too
+    const double l = a < 0 ? -hi[j] : lo[j], h = a < 0 ? -lo[j] : hi[j];
+    low = fmin(low, l);
+    high = fmax(high, h);
+    clearance = fmin(clearance, near[j]);
+  }
   // At most one binade above a's (grids g and 2g: a shift by a multiple of 4g is even on both).
-  if (ok && top < 4 * binade_of(a)) {
+  if (ok && low >= B && high < 4 * B) {
+    // low - B and 4B - high are exact where they are the smallest distance (Sterbenz).
+    clearance = fmin(clearance, fmin(low - B, 4 * B - high));
     // A shifted partial sum stays in its binade when its shift plus half a grid step (the exact sum
-    // before rounding) is below the clearance; the shift is |d| plus up to 3g; 2 * grid_of(top)
+    // before rounding) is below the clearance; the shift is |d| plus up to 3g; 2 * grid_of(high)
     // more covers the rounding of this subtraction.
-    r.reach = clearance - 4 * g - 2 * grid_of(top);
+    r.reach = clearance - 4 * g - 2 * grid_of(high);
   }
   return r;
 }
 
 // The end of a chunk's run from the exact start s, from its runs from a (step 3); false when s is
-// out of their reach. Every operation below is exact (the comments of run_variants say why).
-VQTWIN_HD inline bool shifted_end(const ChunkRuns& r, double a, double s, double* end) {
+// out of their reach. `ends` are the four run ends. Every operation below is exact (the comments of
+// run_variants say why): d and g are on a's grid, 1/g is a power of two.
+VQTWIN_HD inline bool shifted_end(const double* ends, double reach, double a, double s, double* end) {
   if (same_bits(a, s)) {
-    *end = r.end[0];
+    *end = ends[0];
     return true;
   }
   const double d = s - a;
-  if (!(r.reach > 0) || !(fabs(d) < r.reach)) return false;
+  if (!(reach > 0) || !(fabs(d) < reach)) return false;
   const double g = grid_of(a);
-  const double k = d / g;                       // an integer: s and a are on a's grid
+  const double k = d * inverse_grid(g);         // an integer: s and a are on a's grid
   const double j = k - 4.0 * floor(k * 0.25);  // k mod 4, in [0, 4)
-  *end = r.end[int(j)] + (d - j * g);
+  // The run chosen without indexing by a computed value (registers on a device).
+  const double e = j < 2.0 ? (j < 1.0 ? ends[0] : ends[1]) : (j < 3.0 ? ends[2] : ends[3]);
+  *end = e + (d - j * g);
   return true;
+}
+VQTWIN_HD inline bool shifted_end(const ChunkRuns& r, double a, double s, double* end) {
+  return shifted_end(r.end, r.reach, a, s, end);
 }
 
 // Step 1's approximate starts: a[0] = 0, a[c+1] = a[c] + (chunk c's sum from 0).

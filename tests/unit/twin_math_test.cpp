@@ -109,6 +109,41 @@ TEST(TwinOrderedSum, ChunksClimbingTwoBinadesAreWalked) {
   EXPECT_GT(walked, 0u);
 }
 
+TEST(TwinOrderedSum, EveryPredictionWithinReachIsTheRunItself) {
+  // Random chunks (positive, mixed, tie-making, negative starts) from random starts near powers of
+  // two; every start the runs claim to reach must give exactly the run from that start.
+  std::mt19937_64 rng(11);
+  std::size_t checked = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int kind = trial % 4;
+    std::vector<double> t(200 + rng() % 300);
+    for (double& x : t) {
+      const double u = double(rng() >> 11) * 0x1p-53;
+      x = kind == 0   ? 0.2 + u
+          : kind == 1 ? u - 0.3
+          : kind == 2 ? 0.75 + std::ldexp(double(2 * (rng() % 8) + 1), -44 + int(rng() % 6))
+                      : -(0.5 + u);
+    }
+    const int e = 8 + int(rng() % 6);
+    const double edge = std::ldexp(1.0, e) * (kind == 3 ? -1.0 : 1.0);
+    const double a = edge + (kind == 3 ? 1.0 : -1.0) * double(rng() % 4000) * 0.37;
+    const ordered_sum::ChunkRuns r = ordered_sum::run_variants(t.data(), 0, t.size(), a);
+    const double g = ordered_sum::grid_of(a);
+    for (int probe = 0; probe < 40; ++probe) {
+      // Half the probes up to 1e6 grid steps away (ties), half over four times the reach (its bound:
+      // a reach 8 times too large fails here in about one probe of ten).
+      const double spread = probe % 2 ? 1e6 : (r.reach > 0 ? 4 * r.reach / g : 1e6);
+      const double k = std::floor((double(rng() >> 11) * 0x1p-53 * 2 - 1) * spread);
+      const double s = a + k * g;
+      double end = 0;
+      if (!ordered_sum::shifted_end(r, a, s, &end)) continue;
+      ++checked;
+      ASSERT_TRUE(same(end, ordered_sum::run(t.data(), 0, t.size(), s))) << "trial " << trial << " k " << k;
+    }
+  }
+  EXPECT_GT(checked, 5000u);
+}
+
 TEST(TwinOrderedSum, ShiftedRunsAreExactWithinReachOnly) {
   // One chunk of terms near 1 from a start near 2^20: the runs from a predict the run from a + d for
   // every d within reach, and refuse beyond it.

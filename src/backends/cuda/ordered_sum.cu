@@ -71,11 +71,10 @@ __global__ void walk_kernel(const double* terms, std::size_t n, std::size_t leng
   for (;;) {
     if (threadIdx.x == 0) {
       for (; c < count; ++c) {
-        os::ChunkRuns r;
-        for (int v = 0; v < os::kVariants; ++v) r.end[v] = s_ends[c * os::kVariants + v];
-        r.reach = s_reach[c];
+        double ends[os::kVariants];  // registers: shifted_end picks one without a computed index
+        for (int v = 0; v < os::kVariants; ++v) ends[v] = s_ends[c * os::kVariants + v];
         double next;
-        if (!os::shifted_end(r, s_starts[c], sum, &next)) break;
+        if (!os::shifted_end(ends, s_reach[c], s_starts[c], sum, &next)) break;
         sum = next;
       }
       s_next = c;
