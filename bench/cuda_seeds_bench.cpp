@@ -1,13 +1,15 @@
 // The seeds' CUDA twins (float_ssim_cuda, integer_ssim_cuda, float_motion_cuda), each with given
 // options, at each size and bit depth, in one run on one machine:
 //   device ms   the twin's kernels for one frame (CUDA events around submit on an idle slot)
-//   upload ms   the frame pair's one host-to-device copy (4:2:0, every plane, as the engine uploads)
+//   upload ms   the frame pair's host-to-device copy, of the planes the twin reads (as the engine
+//               uploads them; --all-planes: every plane, as an engine without plane selection would)
 //   mem fps     whole frames from host memory: pinned slots, one worker thread each, several frames
 //               in flight, every frame uploaded and read back (what the engine does, without y4m I/O)
+//   e2e ms      1000 / mem fps: a frame's share of that time, end to end
 //   cpu fps     the CPU reference with the same options on the same frames, --cpu-threads workers
 // Figures only; nothing is asserted.
 //   cuda_seeds_bench [--sizes 1920x1080,3840x2160] [--depths 8] [--frames N] [--slots N]
-//                    [--cpu-threads N] [--cases twin[:k=v:...],...]
+//                    [--cpu-threads N] [--cases twin[:k=v:...],...] [--all-planes 1]
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -40,6 +42,7 @@ struct Args {
   std::vector<int> depths{8};
   std::vector<Case> cases;
   unsigned frames = 600, slots = 4, cpu_threads = std::max(1u, std::thread::hardware_concurrency());
+  bool all_planes = false;
 };
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -87,20 +90,22 @@ void fill(Picture& p, unsigned frame, bool distorted) {
       }
 }
 
-std::unique_ptr<Extractor> make_twin(const Case& c, DevicePipeline& pipeline) {
+std::unique_ptr<Extractor> make_twin(const Case& c, DevicePipeline& pipeline, bool all_planes) {
   auto ex = c.twin->create(OptionValues(c.twin->spec->options, c.options, c.twin->name));
-  dynamic_cast<DeviceExtractor&>(*ex).bind(pipeline);
+  auto& dev = dynamic_cast<DeviceExtractor&>(*ex);
+  pipeline.set_uploaded_planes(all_planes ? kAllPlanes : dev.planes_read());  // as the engine does
+  dev.bind(pipeline);
   ex->init(pipeline.format());
   return ex;
 }
 
 // Kernel time of the twin alone and the upload, on an otherwise idle slot (CUDA events).
-void device_times(const Case& c, const PictureFormat& f, double& twin_ms, double& upload_ms) {
+void device_times(const Case& c, const PictureFormat& f, bool all_planes, double& twin_ms, double& upload_ms) {
   auto pipeline = make_cuda_pipeline(f, 0, 1);
   auto& slot = cuda::cuda_slot(pipeline->slot(0));
   fill(slot.ref(), 0, false);
   fill(slot.dist(), 0, true);
-  auto ex = make_twin(c, *pipeline);
+  auto ex = make_twin(c, *pipeline, all_planes);
   auto& dev = dynamic_cast<DeviceExtractor&>(*ex);
   cuda::Event e0(true), e1(true);
   NullSink sink;
@@ -134,7 +139,7 @@ double memory_fps(const Case& c, const PictureFormat& f, const Args& a) {
     fill(pipeline->slot(s).ref(), s, false);
     fill(pipeline->slot(s).dist(), s, true);
   }
-  auto ex = make_twin(c, *pipeline);
+  auto ex = make_twin(c, *pipeline, a.all_planes);
   auto& dev = dynamic_cast<DeviceExtractor&>(*ex);
   const bool ordered = c.twin->spec->temporal;
   std::atomic<unsigned> next{0}, submitted{0}, collected{0};
@@ -214,6 +219,7 @@ int bench(int argc, char** argv) {
     } else if (k == "--frames") a.frames = unsigned(std::stoul(v));
     else if (k == "--slots") a.slots = unsigned(std::stoul(v));
     else if (k == "--cpu-threads") a.cpu_threads = unsigned(std::stoul(v));
+    else if (k == "--all-planes") a.all_planes = v != "0";
     else throw Error("unknown argument " + k);
   }
   std::string why;
@@ -226,20 +232,22 @@ int bench(int argc, char** argv) {
       a.cases.push_back(parse_case(c));
   cudaDeviceProp prop{};
   cuda::check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  std::printf("device: %s, %d SMs; CPU reference on %u threads (temporal features: 1); %u frames, %u slots\n",
-              prop.name, prop.multiProcessorCount, a.cpu_threads, a.frames, a.slots);
-  std::printf("%-30s %-18s %10s %10s %10s %10s %8s\n", "twin", "format", "device ms", "upload ms", "mem fps", "cpu fps",
-              "ratio");
+  std::printf("device: %s, %d SMs; CPU reference on %u threads (temporal features: 1); %u frames, %u slots; "
+              "upload: %s\n",
+              prop.name, prop.multiProcessorCount, a.cpu_threads, a.frames, a.slots,
+              a.all_planes ? "every plane" : "the planes each twin reads");
+  std::printf("%-30s %-18s %10s %10s %10s %10s %10s %8s\n", "twin", "format", "device ms", "upload ms", "mem fps",
+              "e2e ms", "cpu fps", "ratio");
   for (const auto& [w, h] : a.sizes)
     for (int bd : a.depths) {
       const PictureFormat f{w, h, bd, ChromaFormat::k420};
       for (const Case& c : a.cases) {
         double twin_ms = 0, upload_ms = 0;
-        device_times(c, f, twin_ms, upload_ms);
+        device_times(c, f, a.all_planes, twin_ms, upload_ms);
         const double mem = memory_fps(c, f, a);
         const double cpu = cpu_fps(c, f, a.cpu_threads);
-        std::printf("%-30s %-18s %10.3f %10.3f %10.0f %10.1f %7.1fx\n", c.text.c_str(), f.describe().c_str(), twin_ms,
-                    upload_ms, mem, cpu, mem / cpu);
+        std::printf("%-30s %-18s %10.3f %10.3f %10.0f %10.3f %10.1f %7.1fx\n", c.text.c_str(), f.describe().c_str(),
+                    twin_ms, upload_ms, mem, 1000.0 / mem, cpu, mem / cpu);
         std::fflush(stdout);
       }
     }

@@ -1,6 +1,7 @@
 // float_ssim_cuda's device planes (raw luma converted, or box-decimated at scales 1..128) against the
 // CPU's (luma_to_float + box_decimate), byte for byte: 8/10/12/16 bits, scales 1..10, 16, 32, 64, 128,
-// odd and narrow sizes, random / extreme / smooth content and the first frame of each shared fixture.
+// odd and narrow sizes, random / extreme / smooth content, any 16-bit word at 10/12 bits (libvmaf
+// accepts words of 2^bpc or more there) and the first frame of each shared fixture.
 // The twin harness cannot see these planes (only the means they lead to), and scales above 10 are
 // reached only by auto scale on huge pictures.
 //   float_ssim_decimation_check [--fixtures DIR]
@@ -45,7 +46,8 @@ Picture make(int w, int h, int bits, int kind, unsigned seed) {
       unsigned v = 0;
       if (kind == 0) v = unsigned(rng() % (max + 1));
       else if (kind == 1) v = ((x / 3 + y / 2) & 1) ? max : 0;
-      else v = unsigned(std::lround((0.5 + 0.45 * std::sin(0.013 * x + 0.021 * y)) * max));
+      else if (kind == 2) v = unsigned(std::lround((0.5 + 0.45 * std::sin(0.013 * x + 0.021 * y)) * max));
+      else v = bits > 8 ? (((x / 5 + y / 4) % 3) == 0 ? 65535u : unsigned(rng() % 65536)) : unsigned(rng() % 256);
       if (bits > 8) p.row<std::uint16_t>(0, y)[x] = std::uint16_t(v);
       else p.row<std::uint8_t>(0, y)[x] = std::uint8_t(v);
     }
@@ -84,7 +86,7 @@ int check(int argc, char** argv) {
   unsigned seed = 1;
   for (int bits : {8, 10, 12, 16})
     for (const auto& sz : sizes)
-      for (int kind = 0; kind < 3; ++kind) {
+      for (int kind = 0; kind < 4; ++kind) {
         const Picture p = make(sz[0], sz[1], bits, kind, seed++);
         for (int s : scales)
           compare(p, s, std::to_string(sz[0]) + "x" + std::to_string(sz[1]) + " " + std::to_string(bits) + "-bit kind " +

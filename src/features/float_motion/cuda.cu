@@ -116,6 +116,11 @@ class FloatMotionCuda final : public cuda::CudaTwin {
  public:
   explicit FloatMotionCuda(const OptionValues& o) : front_(o, planted(o)) {}
   void flush(FeatureSink& out) override { front_.flush(out); }
+  // Luma, and the chroma planes with motion_add_uv; nothing at all with motion_force_zero.
+  unsigned planes_read() const override {
+    if (!front_.computes() && !cuda::plant("float_motion_cuda_force_zero_at_flush")) return 0;
+    return front_.params().add_uv ? kAllPlanes : 1;
+  }
 
  private:
   // One plane's geometry, ring and half-size tables.

@@ -133,6 +133,7 @@ void enqueue_plane(const cuda::DevicePlane& src, int bitdepth, int scale, int ou
 class FloatSsimCuda final : public cuda::CudaTwin {
  public:
   explicit FloatSsimCuda(const OptionValues& o) : front_(o) {}
+  unsigned planes_read() const override { return 1; }  // luma
 
  private:
   struct SlotState {

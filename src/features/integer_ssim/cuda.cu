@@ -36,6 +36,7 @@ __global__ void term_kernel(cuda::DevicePlane ref, cuda::DevicePlane dist, doubl
 class IntegerSsimCuda final : public cuda::CudaTwin {
  public:
   explicit IntegerSsimCuda(const OptionValues& o) : front_(o) {}
+  unsigned planes_read() const override { return 1; }  // luma
 
  private:
   struct SlotState {
