@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/quote.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
@@ -47,6 +48,13 @@ bool parse_number(const std::string& s, OptionType type, double& out) {
 
 }  // namespace
 
+std::string libvmaf_normalised_value(const std::string& text) {
+  float f = 0;
+  char c = 0;
+  if (std::sscanf(text.c_str(), "%f %c", &f, &c) != 1) return text;  // not one number alone
+  return fmt_g(double(std::strtof(text.c_str(), nullptr)));
+}
+
 OptionValues::OptionValues(OptionSchema schema, const OptionPairs& given, std::string_view owner)
     : schema_(schema), values_(schema.size()) {
   for (std::size_t i = 0; i < schema.size(); ++i) {
@@ -60,10 +68,13 @@ OptionValues::OptionValues(OptionSchema schema, const OptionPairs& given, std::s
     if (i == schema.size()) {
       std::string known;
       for (const auto& s : schema) known += (known.empty() ? "" : ", ") + std::string(s.name);
-      throw Error(std::string(owner) + ": unknown option '" + key + "'" +
+      throw Error(std::string(owner) + ": unknown option " + quote(key) +
                   (known.empty() ? " (it takes no options)" : " (known: " + known + ")"));
     }
     const OptionSpec& spec = schema[i];
+    // Booleans are only ever "true"/"false" in libvmaf (never numbers), so they are read as given.
+    const std::string value = spec.type == OptionType::kBool ? text : libvmaf_normalised_value(text);
+    const std::string as_read = value == text ? "" : " (libvmaf reads " + value + ")";
     Value v;
     v.is_default = false;
     switch (spec.type) {
@@ -72,19 +83,24 @@ OptionValues::OptionValues(OptionSchema schema, const OptionPairs& given, std::s
         else if (text == "false" || text == "0") v.number = 0;
         else
           throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' must be " +
-                      type_name(spec.type) + ", not '" + text + "'");
+                      type_name(spec.type) + ", not " + quote(text));
         break;
       case OptionType::kInt:
       case OptionType::kDouble:
-        if (!parse_number(text, spec.type, v.number))
+        if (!parse_number(value, spec.type, v.number)) {
+          // An integer of more than 6 digits reaches libvmaf's extractor as "1.23457e+06", read as 1.
+          if (spec.type == OptionType::kInt && parse_number(text, spec.type, v.number))
+            throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' = " + text +
+                        " has more than 6 significant digits, which libvmaf cannot pass to an integer option");
           throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' must be " +
-                      type_name(spec.type) + ", not '" + text + "'");
+                      type_name(spec.type) + ", not " + quote(text) + as_read);
+        }
         if (v.number < spec.min || v.number > spec.max)
-          throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' = " + text +
+          throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' = " + printable(text, 40) + as_read +
                       " is out of range [" + fmt_g(spec.min) + ", " + fmt_g(spec.max) + "]");
         break;
       case OptionType::kString:
-        v.text = text;
+        v.text = value;
         break;
     }
     // libvmaf compares with the default to decide whether a value names the output.
@@ -154,7 +170,7 @@ OptionPairs split_option_string(std::string_view text, std::string_view owner) {
     if (!item.empty()) {
       std::size_t eq = item.find('=');
       if (eq == std::string_view::npos || eq == 0)
-        throw Error(std::string(owner) + ": option '" + std::string(item) + "' is not of the form key=value");
+        throw Error(std::string(owner) + ": option " + quote(item) + " is not of the form key=value");
       out.emplace_back(std::string(item.substr(0, eq)), std::string(item.substr(eq + 1)));
     }
     pos = end + 1;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/quote.hpp"
 #include "models/model_file.hpp"
 #include "vqtwin/error.hpp"
 
@@ -17,7 +18,7 @@ class Reader {
   explicit Reader(std::string_view source) : source_(source) {}
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw Error("model '" + std::string(source_) + "': " + what);
+    throw Error("model " + quote(source_, 240) + ": " + what);
   }
 
   const Json& member(const Json& obj, const char* key, const char* where) const {
@@ -64,9 +65,9 @@ OptionPairs read_options(const Reader& r, const Json& dict, const std::string& w
     const Json& v = it.value();
     std::string text;
     if (v.is_boolean()) text = v.get<bool>() ? "true" : "false";
-    else if (v.is_number()) text = normalised_number(r.number(v, where + "." + it.key()));
+    else if (v.is_number()) text = normalised_number(r.number(v, where + "." + printable(it.key(), 40)));
     else if (v.is_string()) text = v.get<std::string>();
-    else r.fail(where + "." + it.key() + " must be a number, a boolean or a string");
+    else r.fail(where + "." + printable(it.key(), 40) + " must be a number, a boolean or a string");
     out.emplace_back(it.key(), std::move(text));
   }
   return out;
@@ -111,11 +112,25 @@ ScoreTransform read_transform(const Reader& r, const Json& t) {
   return out;
 }
 
-ModelFile read_model(const Reader& r, const Json& doc) {
+// The index of the one feature whose name contains `part` (chroma_correction_parameter's lookup).
+std::size_t feature_containing(const Reader& r, const ModelFile& m, const char* part) {
+  std::size_t found = m.features.size();
+  for (std::size_t i = 0; i < m.features.size(); ++i)
+    if (m.features[i].name.find(part) != std::string::npos) {
+      if (found != m.features.size())
+        r.fail(std::string("chroma_correction_parameter: more than one feature name contains '") + part + "'");
+      found = i;
+    }
+  if (found == m.features.size())
+    r.fail(std::string("chroma_correction_parameter needs a feature whose name contains '") + part + "'");
+  return found;
+}
+
+ModelFile read_model(const Reader& r, const Json& doc, const FeatureNameCheck& check = {}) {
   if (!doc.is_object()) r.fail("not a VMAF model (the JSON is not an object)");
   auto md = doc.find("model_dict");
   if (md == doc.end()) {
-    if (doc.contains("0")) r.fail("model collections (bootstrap models) are not supported");
+    if (doc.contains("0")) r.fail("a model collection (bootstrap models), not a single model");
     r.fail("not a VMAF model (no 'model_dict')");
   }
   if (!md->is_object()) r.fail("model_dict must be an object");
@@ -124,17 +139,22 @@ ModelFile read_model(const Reader& r, const Json& doc) {
   const Json& type = r.member(*md, "model_type", "model_dict");
   if (!type.is_string()) r.fail("model_type must be a string");
   const std::string type_name = type.get<std::string>();
-  if (type_name == "BOOTSTRAP_LIBSVMNUSVR" || type_name == "RESIDUEBOOTSTRAP_LIBSVMNUSVR")
-    r.fail("model_type " + type_name + " (bootstrap models) is not supported");
-  if (type_name != "LIBSVMNUSVR") r.fail("unknown model_type '" + type_name + "' (expected LIBSVMNUSVR)");
-
-  if (md->contains("chroma_correction_parameter")) r.fail("chroma_correction_parameter is not supported");
+  if (type_name == "BOOTSTRAP_LIBSVMNUSVR") m.type = ModelType::kBootstrap;
+  else if (type_name == "RESIDUEBOOTSTRAP_LIBSVMNUSVR") m.type = ModelType::kResidueBootstrap;
+  else if (type_name != "LIBSVMNUSVR")
+    r.fail("unknown model_type " + quote(type_name) +
+           " (expected LIBSVMNUSVR, BOOTSTRAP_LIBSVMNUSVR or RESIDUEBOOTSTRAP_LIBSVMNUSVR)");
 
   const Json& names = r.member(*md, "feature_names", "model_dict");
   if (!names.is_array() || names.empty()) r.fail("feature_names must be a non-empty array of names");
+  // Sizes and names first: nothing is built from a list of 100000 made-up names.
+  if (names.size() > kMaxModelFeatures)
+    r.fail("feature_names has " + std::to_string(names.size()) + " entries (at most " +
+           std::to_string(kMaxModelFeatures) + ")");
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (!names[i].is_string() || names[i].get<std::string>().empty())
       r.fail("feature_names[" + std::to_string(i) + "] must be a non-empty string");
+    if (check) check(i, names[i].get<std::string>());
     m.features.push_back({names[i].get<std::string>(), {}});
   }
   const std::size_t n = m.features.size();
@@ -152,7 +172,7 @@ ModelFile read_model(const Reader& r, const Json& doc) {
   if (!norm.is_string()) r.fail("norm_type must be a string");
   if (norm.get<std::string>() == "linear_rescale") m.linear_rescale = true;
   else if (norm.get<std::string>() != "none")
-    r.fail("unknown norm_type '" + norm.get<std::string>() + "' (expected linear_rescale or none)");
+    r.fail("unknown norm_type " + quote(norm.get<std::string>()) + " (expected linear_rescale or none)");
 
   auto slopes = md->find("slopes");
   auto intercepts = md->find("intercepts");
@@ -184,6 +204,16 @@ ModelFile read_model(const Reader& r, const Json& doc) {
 
   if (auto it = md->find("score_transform"); it != md->end()) m.transform = read_transform(r, *it);
 
+  if (auto it = md->find("chroma_correction_parameter"); it != md->end()) {
+    ChromaCorrection c;
+    c.param = r.number(*it, "chroma_correction_parameter");
+    // libvmaf writes no score with 0, and reads uninitialised values without both features.
+    if (c.param == 0) r.fail("chroma_correction_parameter is 0 (libvmaf writes no score)");
+    c.guiding = feature_containing(r, m, "adm3");
+    c.guided = feature_containing(r, m, "speed_chroma");
+    m.chroma_correction = c;
+  }
+
   const Json& svm = r.member(*md, "model", "model_dict");
   if (!svm.is_string()) r.fail("'model' must be a string holding the libsvm model");
   try {
@@ -194,24 +224,83 @@ ModelFile read_model(const Reader& r, const Json& doc) {
   return m;
 }
 
-}  // namespace
-
-ModelFile parse_model_file(std::string_view bytes, std::string_view source) {
-  const Reader r(source);
-  Json doc;
+Json parse_json(const Reader& r, std::string_view bytes) {
+  if (bytes.size() > kMaxModelBytes)
+    r.fail("is " + std::to_string(bytes.size()) + " bytes (a model is at most " + std::to_string(kMaxModelBytes) + ")");
+  bool too_deep = false;
   try {
-    doc = Json::parse(bytes.begin(), bytes.end());
+    // Models nest 4 levels (collections 5); a document nested deeper is refused while it is parsed.
+    return Json::parse(bytes.begin(), bytes.end(), [&](int depth, Json::parse_event_t, Json&) {
+      if (depth > kMaxJsonDepth) {
+        too_deep = true;
+        throw Error("too deep");
+      }
+      return true;
+    });
   } catch (const Json::exception& e) {
     // "[json.exception.parse_error.101] parse error at line 3, column 7: ..." -> from "parse error".
+    // The text quotes the bytes read last: printable, bounded.
     std::string what = e.what();
     if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
-    r.fail("not valid JSON (" + what + ")");
+    r.fail("not valid JSON (" + printable(what, 160) + ")");
+  } catch (const Error&) {
+    if (!too_deep) throw;
+    r.fail("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   }
+}
+
+}  // namespace
+
+ModelFile parse_model_file(std::string_view bytes, std::string_view source, const FeatureNameCheck& check) {
+  const Reader r(source);
+  const Json doc = parse_json(r, bytes);
   try {
-    return read_model(r, doc);
+    return read_model(r, doc, check);
   } catch (const Json::exception& e) {
-    r.fail(std::string("unexpected content (") + e.what() + ")");  // a type check missed above
+    r.fail("unexpected content (" + printable(e.what(), 160) + ")");  // a type check missed above
   }
+}
+
+bool is_model_collection(std::string_view bytes) {
+  if (bytes.size() > kMaxModelBytes) return false;  // parse_model_file says why
+  bool too_deep = false;
+  const Json doc = Json::parse(
+      bytes.begin(), bytes.end(),
+      [&](int depth, Json::parse_event_t, Json&) { return !(too_deep = too_deep || depth > kMaxJsonDepth); }, false);
+  if (too_deep) return false;
+  return doc.is_object() && !doc.contains("model_dict") && doc.contains("0");
+}
+
+std::vector<ModelFile> parse_model_collection(std::string_view bytes, std::string_view source) {
+  const Reader r(source);
+  parse_json(r, bytes);  // reports invalid JSON
+  // The keys in file order (nlohmann::json would sort them: "10" before "2").
+  const auto doc = nlohmann::ordered_json::parse(bytes.begin(), bytes.end());
+  if (!doc.is_object()) r.fail("not a model collection (the JSON is not an object)");
+  // libvmaf reads the keys "0", "1", ... in this order and skips anything else; a model out of
+  // order would be skipped silently, so every key must be the next index.
+  std::vector<ModelFile> models;
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    const std::string expected = std::to_string(models.size());
+    if (it.key() != expected)
+      r.fail("model collection: key '" + it.key() + "' where model '" + expected + "' is expected (keys 0, 1, ... in order)");
+    const std::string where = std::string(source) + "', model '" + expected;  // Reader keeps a view
+    const Reader inner(where);
+    try {
+      models.push_back(read_model(inner, Json::parse(it.value().dump())));
+    } catch (const Json::exception& e) {
+      inner.fail(std::string("unexpected content (") + e.what() + ")");
+    }
+  }
+  if (models.size() < 2) r.fail("a model collection needs at least two models (\"0\" and \"1\")");
+  for (std::size_t i = 1; i < models.size(); ++i) {
+    if (models[i].type == ModelType::kSvm)
+      r.fail("model collection: model '" + std::to_string(i) +
+             "' is not a bootstrap model (BOOTSTRAP_LIBSVMNUSVR or RESIDUEBOOTSTRAP_LIBSVMNUSVR)");
+    if (models[i].type != models[1].type)
+      r.fail("model collection: model '" + std::to_string(i) + "' is not of model '1''s type");
+  }
+  return models;
 }
 
 }  // namespace vqtwin::models

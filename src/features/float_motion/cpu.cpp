@@ -73,7 +73,7 @@ class FloatMotionCpu final : public Extractor {
     if (!front_.computes()) return;
     const Params& p = front_.params();
     for (int i = 0; i < front_.planes(); ++i)
-      planes_.emplace_back(f.plane_width(i), f.plane_height(i), p.filter_size, p.add_scale1);
+      planes_.emplace_back(front_.plane_width(f, i), front_.plane_height(f, i), p.filter_size, p.add_scale1);
   }
 
   void extract(const Picture& ref, const Picture&, unsigned index, FeatureSink& out) override {

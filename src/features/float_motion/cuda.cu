@@ -149,8 +149,8 @@ class FloatMotionCuda final : public cuda::CudaTwin {
     taps_ = taps_read(p.filter_size);
     big_enough_ = true;
     for (int i = 0; i < front_.planes(); ++i)
-      big_enough_ = big_enough_ && f.plane_width(i) > taps_ / 2 && f.plane_height(i) > taps_ / 2 &&
-                    (!p.add_scale1 || half_size(f.plane_width(i)) <= 7680);
+      big_enough_ = big_enough_ && Front::plane_width(f, i) > taps_ / 2 && Front::plane_height(f, i) > taps_ / 2 &&
+                    (!p.add_scale1 || half_size(Front::plane_width(f, i)) <= 7680);
     planes_.clear();
     state_.clear();
     if (!computes()) return;
@@ -159,8 +159,8 @@ class FloatMotionCuda final : public cuda::CudaTwin {
     int tallest = 0;
     for (int i = 0; i < front_.planes(); ++i) {
       auto pl = std::make_unique<Plane>();
-      pl->w = f.plane_width(i);
-      pl->h = f.plane_height(i);
+      pl->w = Front::plane_width(f, i);  // chroma: libvmaf's floor-sized region
+      pl->h = Front::plane_height(f, i);
       const std::size_t n = std::size_t(pl->w) * std::size_t(pl->h);
       largest = std::max(largest, n);
       tallest = std::max(tallest, pl->h);
@@ -222,7 +222,9 @@ class FloatMotionCuda final : public cuda::CudaTwin {
     const int cur = int(index % kRing), prev = int((index + 1) % kRing);
     for (int i = 0; i < front_.planes(); ++i) {
       Plane& pl = *planes_[i];
-      const cuda::DevicePlane& src = slot.device_ref().plane[i];
+      cuda::DevicePlane src = slot.device_ref().plane[i];
+      src.width = pl.w;  // the scored region (the top-left of the stored plane)
+      src.height = pl.h;
       const long n = long(pl.w) * pl.h;
       const unsigned blocks = cuda::blocks_for(n, kThreads);
       float* out = pl.blur[cur].get();

@@ -58,7 +58,7 @@ class Front {
     if (p_.force_zero) return;  // no pixel is ever read
     const int min_size = taps_read(p_.filter_size) / 2 + 1;
     for (int p = 0; p < planes_; ++p) {
-      const int w = f.plane_width(p), h = f.plane_height(p);
+      const int w = plane_width(f, p), h = plane_height(f, p);
       if (w < min_size || h < min_size)
         throw Error("float_motion: a " + std::to_string(w) + "x" + std::to_string(h) + " plane is too small for its " +
                     std::to_string(taps_read(p_.filter_size)) + "-tap blur (at least " + std::to_string(min_size) +
@@ -68,6 +68,11 @@ class Front {
         throw Error("float_motion: motion_add_scale1 supports planes up to 15360 pixels wide, not " + std::to_string(w));
     }
   }
+
+  // The region of plane p that is scored: chroma is the floor-sized region libvmaf's pictures hold
+  // (PictureFormat::scored_width), not the stored ceil-sized plane.
+  static int plane_width(const PictureFormat& f, int p) { return f.scored_width(p); }
+  static int plane_height(const PictureFormat& f, int p) { return f.scored_height(p); }
 
   const Params& params() const { return p_; }
   // The planes whose scores make a frame's score (Y, or Y, U, V with motion_add_uv).

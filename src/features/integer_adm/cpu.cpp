@@ -1,11 +1,13 @@
-// integer ADM (`adm`), CPU reference (behaviour: shared/spec/integer_adm.md).
+// integer ADM (`adm`), CPU reference (spec: integer_adm.md).
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "common/cpu.hpp"
+#include "common/workspace_pool.hpp"
 #include "core/extractor.hpp"
+#include "core/sample_range.hpp"
 #include "core/implementation.hpp"
 #include "features/integer_adm/pipeline.hpp"
 #include "features/integer_adm/schema.hpp"
@@ -31,7 +33,10 @@ Settings settings_of(const OptionValues& o) {
 class AdmCpu final : public Extractor {
  public:
   explicit AdmCpu(const OptionValues& o)
-      : settings_(settings_of(o)), factors_(make_csf_factors(settings_)), debug_(o.get_bool("debug")) {
+      : settings_(settings_of(o)),
+        factors_(make_csf_factors(settings_)),
+        debug_(o.get_bool("debug")),
+        kernels_(kernels_for(cpu::flags())) {
     for (auto n : kMainNames) names_.push_back(o.output_name(n));
     if (debug_)
       for (auto n : kDebugNames) names_.push_back(o.output_name(n));
@@ -42,9 +47,11 @@ class AdmCpu final : public Extractor {
   }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
-    auto ws = take_workspace();
-    const FrameScores scores = computer_->compute(ref, dist, *ws, best_kernels());
-    give_back(std::move(ws));
+    const FrameScores scores = [&] {
+      const auto ws = workspaces_.take([&] { return computer_->make_workspace(); });
+      // The SIMD rows assume samples below 2^bpc; the reference rows follow libvmaf's integer widths for any sample.
+      return computer_->compute(ref, dist, *ws, has_out_of_range_samples(ref, dist) ? reference_kernels() : kernels_);
+    }();
     const PictureFormat& f = ref.format();
     const Outputs o = combine(scores, settings_, f.width, f.height);
     const double main[7] = {o.adm2, o.aim, o.adm3, o.scale[0], o.scale[1], o.scale[2], o.scale[3]};
@@ -65,32 +72,14 @@ class AdmCpu final : public Extractor {
   }
 
  private:
-  using WorkspacePtr = std::unique_ptr<Workspace, void (*)(Workspace*)>;
-
-  // Frames run concurrently: each call borrows a workspace (reused, never shared).
-  WorkspacePtr take_workspace() {
-    {
-      std::lock_guard lock(mutex_);
-      if (!free_.empty()) {
-        WorkspacePtr ws = std::move(free_.back());
-        free_.pop_back();
-        return ws;
-      }
-    }
-    return computer_->make_workspace();
-  }
-  void give_back(WorkspacePtr ws) {
-    std::lock_guard lock(mutex_);
-    free_.push_back(std::move(ws));
-  }
-
   Settings settings_;
   CsfFactors factors_;
   bool debug_;
   std::vector<std::string> names_;
+  const RowKernels kernels_;  // chosen when the context is created (common/cpu.hpp)
   std::optional<Computer> computer_;
-  std::mutex mutex_;
-  std::vector<WorkspacePtr> free_;
+  // Frames run concurrently: each call borrows a workspace (reused, never shared).
+  WorkspacePool<Workspace, void (*)(Workspace*)> workspaces_;
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-// integer motion (libvmaf's `motion`), CPU reference (behaviour: ../shared/spec/integer_motion.md).
+// integer motion (libvmaf's `motion`), CPU reference (spec: integer_motion.md).
 //
 // libvmaf hands this extractor the previous reference pictures; here it is temporal (frames one at a
 // time, in order) and keeps its own copies of the last two luma planes. Per frame it stores the SAD
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "common/big_buffer.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
-#include "features/float_motion/big_buffer.hpp"
 #include "features/integer_motion/math.hpp"
 #include "features/integer_motion/sad.hpp"
 #include "features/integer_motion/schema.hpp"
@@ -40,12 +40,13 @@ class IntegerMotionCpu final : public Extractor {
   void init(const PictureFormat& f) override {
     if (f.bitdepth < 8 || f.bitdepth > 16)
       throw Error("motion: bit depth " + std::to_string(f.bitdepth) + " is not supported (8 to 16)");
-    // The 5-tap mirror needs three samples each way (DECISIONS.md §11).
+    // The 5-tap mirror needs three samples each way (spec: DECISIONS.md §11).
     if (f.width < 3 || f.height < 3)
       throw Error("motion: a " + std::to_string(f.width) + "x" + std::to_string(f.height) +
                   " luma plane is too small (at least 3x3)");
     w_ = f.width;
     h_ = f.height;
+    bpc_ = f.bitdepth;
     bytes_ = f.bytes_per_sample();
     if (force_zero_) return;  // no pixel is ever read
     sad_ = std::make_unique<DiffBlurSad>(w_, h_, f.bitdepth);
@@ -58,15 +59,19 @@ class IntegerMotionCpu final : public Extractor {
     const unsigned lag = schedule_.five_frame_window ? 2 : 1;
     double score = 0.0;
     if (!force_zero_) {
+      // Kept first (another slot than the previous frame's), noting samples of 2^bpc or more.
+      const unsigned slot = index % (lag + 1);
+      out_of_range_[slot] = keep(ref, history_[slot]) >> bpc_ != 0;
       if (index >= lag) {
-        const BigBuffer<unsigned char>& prev = history_[(index - lag) % (lag + 1)];
+        const unsigned prev_slot = (index - lag) % (lag + 1);
+        const BigBuffer<unsigned char>& prev = history_[prev_slot];
         const std::uint64_t sad =
             bytes_ == 1 ? (*sad_)(prev.data(), w_, ref.row<std::uint8_t>(0, 0), ref.stride(0))
                         : (*sad_)(reinterpret_cast<const std::uint16_t*>(prev.data()), w_,
-                                  ref.row<std::uint16_t>(0, 0), ref.stride(0));
+                                  ref.row<std::uint16_t>(0, 0), ref.stride(0),
+                                  out_of_range_[slot] || out_of_range_[prev_slot]);
         score = frame_score(sad, unsigned(w_), unsigned(h_), fps_weight_, schedule_.max_val);
       }
-      keep(ref, history_[index % (lag + 1)]);
     }
     if (sads_.size() <= index) sads_.resize(index + 1, 0.0);
     sads_[index] = score;
@@ -84,19 +89,34 @@ class IntegerMotionCpu final : public Extractor {
   }
 
  private:
-  // A packed copy of the luma plane (row stride w).
-  void keep(const Picture& pic, BigBuffer<unsigned char>& dst) const {
+  // A packed copy of the luma plane (row stride w); returns the OR of its samples (0 for 8 bits).
+  std::uint32_t keep(const Picture& pic, BigBuffer<unsigned char>& dst) const {
     const std::size_t row_bytes = std::size_t(w_) * bytes_;
-    for (int y = 0; y < h_; ++y)
-      std::memcpy(dst.data() + y * row_bytes, static_cast<const unsigned char*>(pic.data(0)) + y * pic.stride_bytes(0),
-                  row_bytes);
+    if (bytes_ == 1) {
+      for (int y = 0; y < h_; ++y)
+        std::memcpy(dst.data() + y * row_bytes, static_cast<const unsigned char*>(pic.data(0)) + y * pic.stride_bytes(0),
+                    row_bytes);
+      return 0;
+    }
+    std::uint32_t any = 0;
+    auto* out = reinterpret_cast<std::uint16_t*>(dst.data());
+    for (int y = 0; y < h_; ++y) {
+      const std::uint16_t* src = pic.row<std::uint16_t>(0, y);
+      std::uint16_t* row = out + std::size_t(y) * w_;
+      for (int x = 0; x < w_; ++x) {
+        row[x] = src[x];
+        any |= src[x];
+      }
+    }
+    return any;
   }
 
   bool force_zero_, debug_;
   double fps_weight_;
   Schedule schedule_;
   std::string name_sad_, name_motion_, name_motion2_, name_motion3_;
-  int w_ = 0, h_ = 0, bytes_ = 1;
+  int w_ = 0, h_ = 0, bytes_ = 1, bpc_ = 8;
+  bool out_of_range_[3] = {false, false, false};  // per history slot: a sample of 2^bpc or more
   std::unique_ptr<DiffBlurSad> sad_;
   BigBuffer<unsigned char> history_[3];  // luma of frame i in slot i % (lag + 1)
   std::vector<double> sads_;               // the per-frame scores, for flush

@@ -15,7 +15,7 @@ class IntegerSsimCpu final : public Extractor {
   explicit IntegerSsimCpu(const OptionValues& o) : front_(o) {}
   void init(const PictureFormat& f) override { front_.init(f); }
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
-    front_.emit(frame_term_sum(ref, dist, front_.peak_sq()), index, out);
+    front_.emit(frame_term_sum(ref, dist), index, out);
   }
 
  private:

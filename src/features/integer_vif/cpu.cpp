@@ -1,8 +1,11 @@
-// integer VIF (`vif`), CPU reference (behaviour: ../shared/spec/integer_vif.md).
+// integer VIF (`vif`), CPU reference (spec: integer_vif.md).
 #include <memory>
 #include <string>
 
+#include "common/cpu.hpp"
+#include "common/workspace_pool.hpp"
 #include "core/extractor.hpp"
+#include "core/sample_range.hpp"
 #include "core/implementation.hpp"
 #include "features/integer_vif/kernels.hpp"
 #include "features/integer_vif/log_table.hpp"
@@ -35,7 +38,7 @@ struct Names {
 
 class VifCpu final : public Extractor {
  public:
-  explicit VifCpu(const OptionValues& o) : names_(o), kernels_(best_kernels()) {
+  explicit VifCpu(const OptionValues& o) : names_(o), kernels_(kernels_for(cpu::flags())) {
     setup_.gain_limit = o.get_double("vif_enhn_gain_limit");
     setup_.skip_scale0 = o.get_bool("vif_skip_scale0");
     debug_ = o.get_bool("debug");
@@ -55,7 +58,10 @@ class VifCpu final : public Extractor {
   }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
-    const auto sums = frame_sums(kernels_, setup_, {ref.data(0), ref.stride(0)}, {dist.data(0), dist.stride(0)});
+    // The SIMD sets assume samples below 2^bpc; the reference set follows libvmaf's integer widths for any sample.
+    const KernelSet& kernels = has_out_of_range_samples(ref, dist) ? reference_kernels() : kernels_;
+    const auto ws = workspaces_.take();
+    const auto sums = frame_sums(kernels, setup_, {ref.data(0), ref.stride(0)}, {dist.data(0), dist.stride(0)}, *ws);
     NumDen nd[kNumScales];
     for (int s = 0; s < kNumScales; ++s) nd[s] = combine(sums[s]);
 
@@ -80,8 +86,9 @@ class VifCpu final : public Extractor {
 
  private:
   Names names_;
-  const KernelSet& kernels_;
+  const KernelSet kernels_;  // chosen when the context is created (common/cpu.hpp)
   FrameSetup setup_;
+  WorkspacePool<Workspace> workspaces_;
   bool debug_ = false;
 };
 
