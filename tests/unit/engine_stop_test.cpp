@@ -35,7 +35,7 @@ TEST(EngineStop, StopKeepsEveryFrameRead) {
     cfg.no_prediction = true;
     cfg.threads = threads;
     cfg.stop = &stop;
-    cfg.progress = [&](unsigned done) {
+    cfg.progress = [&](unsigned done, unsigned) {
       if (done == 5) stop = true;
     };
     Results r;

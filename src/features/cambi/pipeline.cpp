@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-#include "features/ssim_common/vector.hpp"
+#include "common/vector.hpp"
 #include "vqtwin/error.hpp"
 
 #if defined(__SSE2__)
@@ -98,7 +98,7 @@ void anti_dither(std::uint16_t* img, int w, int h) {
   for (int j = 0; j + 1 < w; ++j) last[j] = std::uint16_t((last[j] + last[j + 1]) >> 1);
 }
 
-VQTWIN_VECTOR_CLONES void spatial_mask(const std::uint16_t* img, int w, int h, int threshold, std::uint8_t* mask,
+void spatial_mask(const std::uint16_t* img, int w, int h, int threshold, std::uint8_t* mask,
                                        std::vector<std::uint8_t>& flat) {
   // flat(r, c): equal to its right and lower neighbours (a missing neighbour counts as equal).
   // mask(r, c): more than `threshold` flat pixels in the 7x7 square around it (outside = not flat).
@@ -134,7 +134,7 @@ VQTWIN_VECTOR_CLONES void spatial_mask(const std::uint16_t* img, int w, int h, i
   }
 }
 
-VQTWIN_VECTOR_CLONES void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h,
+void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h,
                                       std::vector<std::uint16_t>& rows) {
   // Horizontal mode of each row (end samples kept), then the vertical mode of three such rows
   // replaces the interior rows; the first and last rows keep their original samples.
@@ -208,7 +208,7 @@ VQTWIN_ALWAYS_INLINE bool same16(const std::int16_t* a, const std::int16_t* b) {
 
 }  // namespace
 
-VQTWIN_VECTOR_CLONES void banding_values(const Setup& s, const std::uint16_t* img, const std::uint8_t* mask,
+void banding_values(const Setup& s, const std::uint16_t* img, const std::uint8_t* mask,
                                          std::ptrdiff_t stride, int w, int h, int window,
                                          std::vector<std::uint16_t>& hist, float* out) {
   std::fill(out, out + std::ptrdiff_t(w) * h, 0.0f);

@@ -9,11 +9,11 @@
 
 #include <math.h>
 
-#include "features/ssim_common/vector.hpp"
+#include "common/vector.hpp"
 
 namespace vqtwin::ciede {
 
-VQTWIN_VECTOR_CLONES void ciede2000_batch(const Lab* c1, const Lab* c2, int n, float* out) {
+void ciede2000_batch(const Lab* c1, const Lab* c2, int n, float* out) {
   float l1[kBatch], l2[kBatch], a1[kBatch], a2[kBatch], b1[kBatch], b2[kBatch];
   float ch1[kBatch], ch2[kBatch], c_bar[kBatch], ap1[kBatch], ap2[kBatch], cp1[kBatch], cp2[kBatch];
   float h1[kBatch], h2[kBatch], dh[kBatch], hb[kBatch], delta_h[kBatch], t[kBatch];
@@ -75,7 +75,7 @@ VQTWIN_VECTOR_CLONES void ciede2000_batch(const Lab* c1, const Lab* c2, int n, f
   }
 }
 
-VQTWIN_VECTOR_CLONES void to_lab_batch(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n,
+void to_lab_batch(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n,
                                        unsigned bpc, Lab* out) {
   constexpr int kMax = 2 * kBatch;
   double r[kMax], g[kMax], b[kMax], x[kMax], yy[kMax], z[kMax];

@@ -16,7 +16,7 @@
 #include "core/format_checks.hpp"
 #include "features/float_ansnr/math.hpp"
 #include "features/float_ansnr/schema.hpp"
-#include "features/ssim_common/vector.hpp"
+#include "common/vector.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
@@ -64,7 +64,7 @@ void load(const Picture& pic, float scale, PaddedPlane& out) {
 // dst[x] = sum over filter rows r of (sum over taps t of f[r*N + t] * rows[r][x - N/2 + t]), each
 // partial sum from 0 in tap order, each row's sum added to the total from 0 in row order.
 template <int N>
-VQTWIN_VECTOR_CLONES void filter_row(const float* const* rows, const float* f, float* __restrict dst, int w) {
+void filter_row(const float* const* rows, const float* f, float* __restrict dst, int w) {
   for (int x = 0; x < w; ++x) dst[x] = 0.0f;
   for (int r = 0; r < N; ++r) {
     const float* s = rows[r] - N / 2;
@@ -79,7 +79,7 @@ VQTWIN_VECTOR_CLONES void filter_row(const float* const* rows, const float* f, f
 }
 
 // Row sums of ref'^2 and (ref' - dis')^2 for `n` <= kBand rows, each from 0 in column order.
-VQTWIN_VECTOR_CLONES void row_sums(const float* const* ref, const float* const* dis, int n, int w, float* sig,
+void row_sums(const float* const* ref, const float* const* dis, int n, int w, float* sig,
                                    float* noise) {
   float s[kBand] = {}, e[kBand] = {};
   if (n == kBand) {

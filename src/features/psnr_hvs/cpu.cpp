@@ -15,7 +15,7 @@
 #include "features/common/libvmaf_planes.hpp"
 #include "features/psnr_hvs/math.hpp"
 #include "features/psnr_hvs/schema.hpp"
-#include "features/ssim_common/vector.hpp"
+#include "common/vector.hpp"
 #include "vqtwin/error.hpp"
 
 // The vector block code is inlined within this file (see math.hpp): GCC's wide-vector ABI note does not apply.
@@ -73,10 +73,10 @@ VQTWIN_ALWAYS_INLINE PlaneSum plane_sum(const Picture& ref, const Picture& dist,
   return {total, 64 * nbx * nby};
 }
 
-VQTWIN_VECTOR_CLONES PlaneSum plane_sum8(const Picture& r, const Picture& d, int p, int w, int h, const Tables& t) {
+PlaneSum plane_sum8(const Picture& r, const Picture& d, int p, int w, int h, const Tables& t) {
   return plane_sum<std::uint8_t>(r, d, p, w, h, t);
 }
-VQTWIN_VECTOR_CLONES PlaneSum plane_sum16(const Picture& r, const Picture& d, int p, int w, int h, const Tables& t) {
+PlaneSum plane_sum16(const Picture& r, const Picture& d, int p, int w, int h, const Tables& t) {
   return plane_sum<std::uint16_t>(r, d, p, w, h, t);
 }
 
