@@ -95,7 +95,7 @@ int check(int argc, char** argv) {
   if (!fixtures.empty())
     for (const auto& entry : std::filesystem::directory_iterator(fixtures)) {
       if (entry.path().extension() != ".y4m") continue;
-      auto src = open_picture_source(entry.path().string(), RawFormat{});
+      auto src = open_picture_source(entry.path().string(), SourceOptions{});
       Picture p(src->format());
       if (!src->read(p)) continue;
       for (int s : scales) compare(p, s, entry.path().filename().string(), t);

@@ -404,7 +404,6 @@ TEST(TwinIntegerSsim, DirectWindowsGiveTheCpuTermSum) {
         const Picture r = random_luma(sz[0], sz[1], bits, seed++, kind == 2);
         const Picture d = kind == 0 ? random_luma(sz[0], sz[1], bits, seed - 1, false)  // identical
                                     : random_luma(sz[0], sz[1], bits, seed++, false);
-        const double peak = double((1u << bits) - 1u);
         const double want = integer_ssim::frame_term_sum(r, d);
         const double got = twin_term_sum(r, d);
         EXPECT_TRUE(same(got, want)) << sz[0] << "x" << sz[1] << " " << bits << "-bit kind " << kind << ": " << got
@@ -413,12 +412,11 @@ TEST(TwinIntegerSsim, DirectWindowsGiveTheCpuTermSum) {
 }
 
 TEST(TwinIntegerSsim, LargestSamplesFitTheRowAccumulators) {
-  // Every sample at its maximum: the row sums reach 256 * max^2 (below 2^32 up to 12 bits).
+  // Every sample at its maximum: the row sums reach 256 * max^2.
   for (int bits : {8, 10, 12, 16}) {
     const unsigned max = (1u << bits) - 1;
     const Picture full = make_picture({40, 30, bits, ChromaFormat::k420}, [&](int, int) { return max; });
     const Picture half = make_picture({40, 30, bits, ChromaFormat::k420}, [&](int x, int) { return x % 2 ? max : 0u; });
-    const double peak = double(max);
     EXPECT_TRUE(same(twin_term_sum(full, half), integer_ssim::frame_term_sum(full, half))) << bits;
     EXPECT_TRUE(same(twin_term_sum(full, full), integer_ssim::frame_term_sum(full, full))) << bits;
   }
@@ -430,7 +428,6 @@ TEST(TwinIntegerSsim, OutOfRangeWordsAt10And12Bits) {
   for (int bits : {10, 12})
     for (const auto& sz : {std::pair{33, 35}, std::pair{161, 91}}) {
       const Picture r = wild_luma(sz.first, sz.second, bits, seed++), d = wild_luma(sz.first, sz.second, bits, seed++);
-      const double peak = double((1u << bits) - 1u);
       EXPECT_TRUE(same(twin_term_sum(r, d), integer_ssim::frame_term_sum(r, d))) << bits;
     }
 }
