@@ -7,7 +7,7 @@
 // multi-frame sequences with a scene cut and a static run (for temporal twins), and the shared
 // fixtures when given. Pass = every value bit-identical, the same names, the same refusals.
 //
-//   twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N]
+//   twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N] [--first-difference]
 // Exit 0 all identical, 1 a difference, 77 no CUDA device (CTest: skipped). $VQTWIN_PLANT=name plants
 // a bug in a twin: the run must then fail (backends/cuda/twin.hpp).
 #include <algorithm>
@@ -247,6 +247,11 @@ struct Args {
   std::string only;
   std::string fixtures;
   unsigned fixture_frames = 4;
+  bool stop_at_first = false;      // --first-difference: stop at the first differing case (plants)
+  unsigned shard = 0, shards = 1;  // --shard K/N: cases K, K+N, K+2N, ... (parallel runs)
+  // Whether case number `index` belongs to this run (cases are numbered in a fixed order, and each
+  // case's content comes from its own seed, so every shard computes the same cases as a whole run).
+  bool mine(unsigned long index) const { return index % shards == shard; }
 };
 
 void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Args& a, Tally& t) {
@@ -261,7 +266,11 @@ void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Ar
                               Content::kExtreme, Content::kRandom,    Content::kWild};
   const auto sets = option_sets(*twin.spec, rng, a.quick);
 
+  unsigned long index = 0;
   auto one = [&](const PictureFormat& f, Content c, const OptionPairs& pairs) {
+    const unsigned long n = index++;
+    if (!a.mine(n) || (a.stop_at_first && t.failures)) return;
+    std::mt19937 case_rng(20261202u + unsigned(n) * 7919u);
     std::optional<OptionValues> options;
     try {
       options.emplace(twin.spec->options, pairs, twin.name);
@@ -272,7 +281,7 @@ void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Ar
     for (unsigned i = 0; i < frames; ++i) {
       refs.emplace_back(f);
       dists.emplace_back(f);
-      fill(refs.back(), dists.back(), c, i, rng);
+      fill(refs.back(), dists.back(), c, i, case_rng);
     }
     const Outcome cpu_out = run_implementation(cpu, *options, refs, dists);
     const Outcome dev_out = run_implementation(twin, *options, refs, dists);
@@ -308,6 +317,7 @@ void run_fixtures(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Arg
   namespace fs = std::filesystem;
   std::mt19937 rng(7);
   const auto sets = option_sets(*twin.spec, rng, true);
+  unsigned long index = 0;
   for (const auto& entry : fs::directory_iterator(a.fixtures)) {
     const std::string name = entry.path().filename().string();
     const std::string suffix = "_ref.y4m";
@@ -315,6 +325,7 @@ void run_fixtures(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Arg
     const std::string stem = name.substr(0, name.size() - suffix.size());
     const fs::path dist_path = entry.path().parent_path() / (stem + "_dist.y4m");
     if (!fs::exists(dist_path)) continue;
+    if (!a.mine(index++) || (a.stop_at_first && t.failures)) continue;  // one shard per fixture pair
     auto rs = open_picture_source(entry.path().string(), SourceOptions{});
     auto ds = open_picture_source(dist_path.string(), SourceOptions{});
     std::vector<Picture> refs, dists;
@@ -345,9 +356,13 @@ int harness(int argc, char** argv) {
     if (s == "--quick") a.quick = true;
     else if (s == "--only" && i + 1 < argc) a.only = argv[++i];
     else if (s == "--fixtures" && i + 1 < argc) a.fixtures = argv[++i];
+    else if (s == "--first-difference") a.stop_at_first = true;
     else if (s == "--frames" && i + 1 < argc) a.fixture_frames = unsigned(std::stoul(argv[++i]));
+    else if (s == "--shard" && i + 1 < argc && std::sscanf(argv[i + 1], "%u/%u", &a.shard, &a.shards) == 2 &&
+             a.shards > 0 && a.shard < a.shards)
+      ++i;
     else {
-      std::fprintf(stderr, "usage: twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N]\n");
+      std::fprintf(stderr, "usage: twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N] [--first-difference]\n");
       return 2;
     }
   }
