@@ -357,6 +357,11 @@ class Engine {
     if (any_device) {
       workers = std::max(workers, kMinDeviceWorkers);
       pipeline_ = make_cuda_pipeline(format_, cfg_.gpu, workers);
+      // Each frame uploads only the planes some twin reads.
+      unsigned planes = 0;
+      for (const auto& c : contexts_)
+        if (c->device) planes |= c->device->planes_read();
+      pipeline_->set_uploaded_planes(planes);
     }
     for (auto& c : contexts_) {
       if (c->device) c->device->bind(*pipeline_);

@@ -64,6 +64,9 @@ class CudaPipeline final : public DevicePipeline {
   unsigned slot_count() const override { return unsigned(slots_.size()); }
   FrameSlot& slot(unsigned i) override { return *slots_.at(i); }
   const PictureFormat& format() const override { return format_; }
+  void set_uploaded_planes(unsigned mask) override {
+    for (auto& s : slots_) s->set_uploaded_planes(mask);
+  }
 
  private:
   PictureFormat format_;
@@ -169,12 +172,30 @@ CudaSlot::CudaSlot(const PictureFormat& format, int device, unsigned index, Busy
 void CudaSlot::upload() {
   use_device(device_);
   if (times_) check(cudaEventRecord(uploading_->get(), stream_.get()), "cudaEventRecord");
-  check(cudaMemcpyAsync(device_copy_.get(), host_.get(), 2 * picture_bytes_, cudaMemcpyHostToDevice, stream_.get()),
-        "upload (cudaMemcpyAsync)");
+  upload_planes();
   if (times_) {
     check(cudaEventRecord(computing_->get(), stream_.get()), "cudaEventRecord");
     timed_ = true;
   }
+}
+
+void CudaSlot::upload_planes() {
+  const int planes = ref_.format().num_planes();
+  if ((planes_ & kAllPlanes) == kAllPlanes || (planes == 1 && (planes_ & 1))) {
+    check(cudaMemcpyAsync(device_copy_.get(), host_.get(), 2 * picture_bytes_, cudaMemcpyHostToDevice, stream_.get()),
+          "upload (cudaMemcpyAsync)");
+    return;
+  }
+  // Only the planes read: one copy per plane and picture (its rows with their padding).
+  for (const Picture* pic : {&ref_, &dist_})
+    for (int p = 0; p < planes; ++p) {
+      if (!(planes_ & (1u << p))) continue;
+      const auto* from = static_cast<const unsigned char*>(pic->data(p));
+      const std::size_t bytes = std::size_t(pic->stride_bytes(p)) * std::size_t(pic->height(p));
+      check(cudaMemcpyAsync(device_copy_.get() + (from - host_.get()), from, bytes, cudaMemcpyHostToDevice,
+                            stream_.get()),
+            "upload (cudaMemcpyAsync)");
+    }
 }
 
 void CudaSlot::wait() {

@@ -5,11 +5,17 @@ namespace vqtwin {
 
 extern const ExtractorInfo kPsnrCudaInfo;
 extern const ExtractorInfo kFloatPsnrCudaInfo;
+extern const ExtractorInfo kFloatSsimCudaInfo;
+extern const ExtractorInfo kIntegerSsimCudaInfo;
+extern const ExtractorInfo kFloatMotionCudaInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
     &kPsnrCudaInfo,
     &kFloatPsnrCudaInfo,
+    &kFloatSsimCudaInfo,
+    &kIntegerSsimCudaInfo,
+    &kFloatMotionCudaInfo,
 };
 }  // namespace
 

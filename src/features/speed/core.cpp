@@ -20,8 +20,9 @@ constexpr double kEps = 1e-6;
 // Reflect-101 once (the kernels are always shorter than the plane).
 inline int reflect(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
 
-// log2(2 pi e), the entropy of a unit Gaussian, folded at compile time as libvmaf's is.
-constexpr double log2_2pie() { return __builtin_log2(2 * M_PI * M_E); }
+// log2(2 pi e), the entropy of a unit Gaussian, as libvmaf's compiler folds log2(2 * M_PI * M_E): the
+// correctly rounded double (GCC's constant folding; clang does not fold __builtin_log2).
+constexpr double log2_2pie() { return 0x1.06073a671183dp+2; }
 
 // libvmaf's separable filter (vertical pass, then horizontal; taps in order, float sums from 0),
 // evaluated only at the samples (step*i, step*j); dst is (h / step) x (w / step) with step 1 the
