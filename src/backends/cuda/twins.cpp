@@ -5,11 +5,17 @@ namespace vqtwin {
 
 extern const ExtractorInfo kPsnrCudaInfo;
 extern const ExtractorInfo kFloatPsnrCudaInfo;
+extern const ExtractorInfo kIntegerMotionCudaInfo;
+extern const ExtractorInfo kIntegerVifCudaInfo;
+extern const ExtractorInfo kIntegerAdmCudaInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
     &kPsnrCudaInfo,
     &kFloatPsnrCudaInfo,
+    &kIntegerMotionCudaInfo,
+    &kIntegerVifCudaInfo,
+    &kIntegerAdmCudaInfo,
 };
 }  // namespace
 
