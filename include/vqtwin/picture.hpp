@@ -27,6 +27,15 @@ struct PictureFormat {
   int plane_height(int p) const {
     return (p == 0 || chroma != ChromaFormat::k420) ? height : (height + 1) >> 1;
   }
+  // The top-left region of plane p that the extractors compute on: libvmaf's pictures have chroma
+  // planes of (width >> 1) x (height >> 1) (floor), and FFmpeg's libvmaf filter copies that much of
+  // each decoded plane into them. At odd sizes this leaves out the last stored chroma column / row.
+  int scored_width(int p) const {
+    return (p == 0 || chroma == ChromaFormat::k444) ? width : width >> 1;
+  }
+  int scored_height(int p) const {
+    return (p == 0 || chroma != ChromaFormat::k420) ? height : height >> 1;
+  }
   // Bytes one frame takes in a y4m/yuv file (no padding).
   std::size_t frame_bytes() const;
   bool operator==(const PictureFormat&) const = default;
@@ -49,6 +58,8 @@ class Picture {
   const PictureFormat& format() const { return format_; }
   int width(int p) const { return format_.plane_width(p); }
   int height(int p) const { return format_.plane_height(p); }
+  int scored_width(int p) const { return format_.scored_width(p); }
+  int scored_height(int p) const { return format_.scored_height(p); }
   // Stride in samples (not bytes); a multiple of kAlignment bytes.
   std::ptrdiff_t stride(int p) const { return stride_[p]; }
   std::ptrdiff_t stride_bytes(int p) const { return stride_[p] * format_.bytes_per_sample(); }

@@ -65,6 +65,13 @@ class Results {
   double fps = 0;
   int width = 0;
   int height = 0;
+  // The model scores' names ("vmaf"), in --model order: the headline of a summary.
+  std::vector<std::string> scores;
+  // What was done to the inputs before scoring, as asked (--scale, --common_bitdepth, --sync auto):
+  // a key ("scale", "bitdepth", "sync") and a sentence. Written to the JSON output under "input".
+  std::vector<std::pair<std::string, std::string>> input_conversions;
+  // --sync auto: the offset applied (distorted frame i + offset scored against reference frame i).
+  std::optional<int> sync_offset;
 
  private:
   struct Series {

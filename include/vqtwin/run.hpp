@@ -1,5 +1,6 @@
 #pragma once
 // One scoring run: two inputs, the features and models asked for, the settings of the vmaf CLI.
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -10,9 +11,11 @@
 namespace vqtwin {
 
 struct RunConfig {
+  // Paths ("-" = standard input): y4m, raw .yuv (with the four below), or any video FFmpeg decodes
+  // (when built with it), told apart by their content.
   std::string reference;
   std::string distorted;
-  // Raw .yuv input (all four, as the vmaf CLI's -w -h -p -b); unused for y4m.
+  // Raw .yuv input (all four, as the vmaf CLI's -w -h -p -b); unused for y4m and compressed input.
   int width = 0;
   int height = 0;
   std::string pixel_format;
@@ -23,18 +26,42 @@ struct RunConfig {
   bool no_prediction = false;
   Backend backend = Backend::kCpu;  // where extractors run (vqtwin/backend.hpp)
   int gpu = 0;                      // the CUDA device index (--gpu N)
+  // Instruction sets the CPU kernels must not use, as libvmaf's --cpumask: bits set DISABLE a set
+  // (8 AVX2, 16 AVX-512, 32 AVX-512 ICL, 64 AVX-512 VNNI; ~0u = the portable code alone). Every
+  // variant computes the same bits, so this changes speed only. It applies while the run lasts, to
+  // every run in the process (so does the environment variable VQTWIN_CPU_MASK, for all of them).
+  unsigned cpumask = 0;
 
-  unsigned threads = 1;
+  unsigned threads = 0;  // frames in parallel (and each decoder's threads); 0 = one per core
   unsigned subsample = 1;
   unsigned frame_cnt = 0;  // 0 = all
   unsigned frame_skip_ref = 0;
   unsigned frame_skip_dist = 0;
 
-  // Called after each frame with the number of frames done (from the calling thread's pool).
-  std::function<void(unsigned frames_done)> progress;
-  // One line per event the user should know of (e.g. a twin fell back to the CPU).
+  // Inputs that differ: "" or "none" = an error; "auto" = the distorted scaled to the reference's size;
+  // "WxH" = both scaled to WxH (bicubic, the pixels of ffmpeg -vf scale=W:H:flags=bicubic).
+  std::string scale;
+  bool common_bitdepth = false;  // the lower bit depth shifted up to the higher (libvmaf's, --aom_ctc v6.0)
+  // Time alignment: "" = look at the first frames and warn when the distorted looks shifted; "auto" =
+  // apply the offset found (recorded in Results::sync_offset); "none" = no check.
+  std::string sync;
+  bool strict_length = false;  // inputs of different lengths are an error (else a warning)
+
+  // Called after each frame with the frames done and the frames expected (0 = unknown; an estimate
+  // for compressed input), from the worker that finished it.
+  std::function<void(unsigned frames_done, unsigned frames_total)> progress;
+  // One line per event the user should know of (e.g. a twin fell back to the CPU, the inputs differ
+  // in length, the distorted looks shifted).
   std::function<void(const std::string&)> warn;
+  // One line saying what was done to the inputs as asked (--scale, --common_bitdepth, --sync auto).
+  std::function<void(const std::string&)> note;
 };
+
+// The vmaf CLI's presets: `flag` is "aom_ctc" (versions v1.0 ... v7.0) or "nflx_ctc" (v1.0). Appends
+// the preset's models and features to `config` as libvmaf 3.2's CLI does where the flag appears on its
+// command line (so earlier --feature/--model texts come first; v7.0 replaces the first float_ssim
+// feature given so far). Throws vqtwin::Error for an unknown flag or version.
+void apply_preset(const std::string& flag, const std::string& version, RunConfig& config);
 
 // Runs to the end of the shorter input. Throws vqtwin::Error with a one-line message on bad
 // input or options; `out` then still holds every frame finished before the error (and the
@@ -46,5 +73,10 @@ const char* version();
 // A human-readable list of every extractor: names, backend, outputs a model may request, and each
 // option with its type, default, range and meaning (the CLI's --list).
 std::string describe_extractors();
+
+// A human-readable list of the VMAF models `--model version=NAME` finds: the built-in ones, then the
+// files on the model search path, each with the extractors (and options) it needs (the CLI's
+// --list-models).
+std::string describe_models();
 
 }  // namespace vqtwin

@@ -38,8 +38,14 @@ std::string describe_extractors() {
     out += std::string(e->name);
     for (auto n : e->spec->other_names) out += " / " + std::string(n);
     out += "  [" + std::string(to_string(e->backend)) + (e->spec->temporal ? ", temporal" : "") + "]\n";
-    if (!e->spec->provided.empty()) {
+    const auto outputs = e->spec->outputs.empty() ? e->spec->provided : e->spec->outputs;
+    if (!outputs.empty()) {
       out += "  outputs:";
+      for (auto p : outputs) out += " " + std::string(p);
+      out += "\n";
+    }
+    if (!e->spec->outputs.empty()) {
+      out += "  a model requests it as:";
       for (auto p : e->spec->provided) out += " " + std::string(p);
       out += "\n";
     }

@@ -1,4 +1,4 @@
-// The run: open the inputs, register contexts (features, then models), resolve backends on the
+// The run: open the inputs, register contexts (models, then features), resolve backends on the
 // first picture, extract frames on a pool of threads, flush, predict.
 #include <algorithm>
 #include <chrono>
@@ -10,11 +10,13 @@
 #include <optional>
 #include <thread>
 
+#include "common/cpu.hpp"
 #include "core/extractor.hpp"
 #include "core/registry.hpp"
 #include "backends/device.hpp"
 #include "dispatch/dispatch.hpp"
-#include "io/picture_source.hpp"
+#include "io/alignment.hpp"
+#include "io/inputs.hpp"
 #include "models/model.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/run.hpp"
@@ -27,6 +29,7 @@ namespace {
 
 struct Context {
   ContextRequest request;
+  std::string origin;  // who asked for it first, for the merge note ("--feature psnr", "model vmaf's adm")
   const ExtractorInfo* info = nullptr;  // resolved
   std::unique_ptr<Extractor> extractor;
   DeviceExtractor* device = nullptr;  // set when a device twin serves this context
@@ -96,24 +99,12 @@ class Engine {
   Engine(const RunConfig& cfg, Results& out) : cfg_(cfg), out_(out) {}
 
   void run() {
-    if (cfg_.threads == 0) throw Error("--threads must be at least 1");
     if (cfg_.subsample == 0) throw Error("--subsample must be at least 1");
+    if (!cfg_.sync.empty() && cfg_.sync != "auto" && cfg_.sync != "none")
+      throw Error("--sync must be auto or none, not '" + cfg_.sync + "'");
+    threads_ = cfg_.threads ? cfg_.threads : std::max(1u, std::thread::hardware_concurrency());
     register_contexts();
-    if (cfg_.reference == "-" && cfg_.distorted == "-")
-      throw Error("only one of --reference and --distorted can be standard input");
-    RawFormat raw{cfg_.width, cfg_.height, cfg_.pixel_format, cfg_.bitdepth};
-    ref_ = open_picture_source(cfg_.reference, raw);
-    dist_ = open_picture_source(cfg_.distorted, raw);
-    if (ref_->format() != dist_->format())
-      throw Error("reference " + ref_->format().describe() + " and distorted " + dist_->format().describe() +
-                  " pictures differ in size or format");
-    format_ = ref_->format();
-    out_.width = format_.width;
-    out_.height = format_.height;
-    for (unsigned i = 0; i < cfg_.frame_skip_ref; ++i)
-      if (!ref_->skip()) break;
-    for (unsigned i = 0; i < cfg_.frame_skip_dist; ++i)
-      if (!dist_->skip()) break;
+    open_inputs_();
     const unsigned n = resolve_and_init();
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -140,27 +131,41 @@ class Engine {
     }
     if (failure) std::rethrow_exception(failure);
     if (frames_read_ == 0) throw Error("no frames to compare");
+    if (!thumbs_checked_) check_shift();  // a clip shorter than the frames the check looks at
+    check_lengths();
   }
 
  private:
-  void add_context(ContextRequest req) {
-    const std::string key = std::string(req.info->name) + "|" + req.options.key();
-    for (auto& c : contexts_)
-      if (std::string(c->request.info->name) + "|" + c->request.options.key() == key) {
-        c->request.from_model = c->request.from_model && req.from_model;
-        return;
-      }
+  // libvmaf keeps one context per output-name set: the extractor's name with the suffixes of its
+  // FEATURE_PARAM options. A later request with the same names is dropped, even when options that name
+  // no output differ (psnr's, float_ssim's, debug, ...), since two contexts would write the same names.
+  // The same here, with one line on stderr when a dropped request asked for other option values.
+  void add_context(ContextRequest req, const std::string& origin) {
+    const std::string names = req.options.output_name(req.info->name);
+    for (auto& c : contexts_) {
+      if (c->request.info != req.info || c->request.options.output_name(c->request.info->name) != names) continue;
+      if (c->request.options.key() != req.options.key() && cfg_.warn)
+        cfg_.warn(origin + " is merged into " + c->origin + ": both write the same output names ('" + names +
+                  "' outputs), and libvmaf keeps the first context, so the first one's option values are used");
+      c->request.from_model = c->request.from_model && req.from_model;
+      return;
+    }
     auto c = std::make_unique<Context>();
     c->request = std::move(req);
+    c->origin = origin;
     c->index = std::uint32_t(contexts_.size());
     contexts_.push_back(std::move(c));
   }
 
+  // Model contexts first, then --feature ones, as the vmaf CLI registers them (this decides which of
+  // two same-named requests is kept, and the output order).
   void register_contexts() {
-    for (const std::string& f : cfg_.features) add_context(request_from_text(f));
+    std::vector<ContextRequest> features;
+    for (const std::string& f : cfg_.features) features.push_back(request_from_text(f));
     std::vector<std::string> model_texts = cfg_.models;
-    if (cfg_.features.empty() && model_texts.empty() && !cfg_.no_prediction) {
-      // Nothing asked for: VMAF (vmaf_v0.6.1 is built in), as the vmaf CLI does.
+    if (model_texts.empty() && !cfg_.no_prediction) {
+      // No --model and no --no_prediction: VMAF (vmaf_v0.6.1, built in), also beside --feature, as
+      // the vmaf CLI does.
       model_texts.push_back("version=vmaf_v0.6.1");
     }
     if (!cfg_.no_prediction || !model_texts.empty()) {
@@ -169,11 +174,135 @@ class Engine {
         for (const auto& use : m->features()) {
           const ExtractorInfo* info = find_extractor(use.extractor);
           if (!info) throw Error("model " + m->name() + ": no extractor named '" + use.extractor + "'");
-          add_context({info, OptionValues(info->spec->options, use.options, info->name), true});
+          add_context({info, OptionValues(info->spec->options, use.options, info->name), true},
+                      "model " + m->name() + "'s " + std::string(info->name));
         }
       if (cfg_.no_prediction) models_.clear();
+      for (const auto& m : models_) out_.scores.push_back(m->name());
     }
+    for (std::size_t i = 0; i < features.size(); ++i)
+      add_context(std::move(features[i]), "--feature " + cfg_.features[i]);
     if (contexts_.empty()) throw Error("nothing to compute: give --feature or --model");
+  }
+
+  // Opens both inputs (converted as asked), applies --frame_skip_* and --sync auto, and says what was
+  // converted.
+  void open_inputs_() {
+    InputOptions options;
+    options.source.raw = RawFormat{cfg_.width, cfg_.height, cfg_.pixel_format, cfg_.bitdepth};
+    options.source.decode_threads = threads_;
+    options.scale = cfg_.scale;
+    options.common_bitdepth = cfg_.common_bitdepth;
+    Inputs in = open_inputs(cfg_.reference, cfg_.distorted, options);
+    format_ = in.format;
+    out_.width = format_.width;
+    out_.height = format_.height;
+    out_.input_conversions = in.conversions;
+    if (!in.conversions.empty() && cfg_.note) {
+      std::string line = "converted the inputs: ";
+      for (std::size_t i = 0; i < in.conversions.size(); ++i) line += (i ? "; " : "") + in.conversions[i].second;
+      cfg_.note(line);
+    }
+    skipped_ref_ = skip(*in.ref, cfg_.frame_skip_ref);
+    skipped_dist_ = skip(*in.dist, cfg_.frame_skip_dist);
+    if (cfg_.sync == "auto") {
+      auto ref = std::make_unique<ReplaySource>(std::move(in.ref));
+      auto dist = std::make_unique<ReplaySource>(std::move(in.dist));
+      apply_sync(*ref, *dist);
+      in.ref = std::move(ref);
+      in.dist = std::move(dist);
+    }
+    ref_ = std::move(in.ref);
+    dist_ = std::move(in.dist);
+    total_ = expected_frames();
+  }
+
+  static unsigned skip(PictureSource& s, unsigned n) {
+    unsigned done = 0;
+    while (done < n && s.skip()) ++done;
+    return done;
+  }
+
+  // --sync auto: the first frames of both, compared at offsets -3..+3; the offset found is applied by
+  // dropping frames at the start of the input that has extra ones.
+  void apply_sync(ReplaySource& ref, ReplaySource& dist) {
+    std::vector<Thumbnail> rt, dt;
+    for (const Picture& p : ref.read_ahead(kSyncFrames)) rt.push_back(make_thumbnail(p));
+    for (const Picture& p : dist.read_ahead(kSyncFrames)) dt.push_back(make_thumbnail(p));
+    const ShiftEstimate e = estimate_shift(rt, dt);
+    out_.sync_offset = e.offset;
+    thumbs_checked_ = true;
+    std::string text;
+    if (e.offset > 0) {
+      skipped_dist_ += skip(dist, unsigned(e.offset));
+      text = "the distorted has " + frames_text(e.offset) + " more at its start: skipped (as " +
+             skip_option(e.offset) + ")";
+    } else if (e.offset < 0) {
+      skipped_ref_ += skip(ref, unsigned(-e.offset));
+      text = "the distorted lacks the reference's first " + frames_text(-e.offset) + ": skipped (as " +
+             skip_option(e.offset) + ")";
+    } else {
+      text = "the inputs look aligned (offset 0)";
+    }
+    out_.input_conversions.emplace_back("sync", text);
+    if (cfg_.note) cfg_.note("--sync auto: " + text);
+  }
+
+  // Frames the run is expected to score, for progress (0 = unknown).
+  unsigned expected_frames() const {
+    auto left = [](const PictureSource& s, unsigned skipped) -> unsigned {
+      const unsigned n = s.estimated_frames();
+      return n == 0 ? 0 : n > skipped ? n - skipped : 1;
+    };
+    const unsigned r = left(*ref_, skipped_ref_), d = left(*dist_, skipped_dist_);
+    unsigned total = r && d ? std::min(r, d) : std::max(r, d);
+    if (cfg_.frame_cnt && (total == 0 || total > cfg_.frame_cnt)) total = cfg_.frame_cnt;
+    return total;
+  }
+
+  // The first frames' thumbnails are kept as they are read; once there are enough, the check runs.
+  void keep_thumbnails(const Picture& ref, const Picture& dist, unsigned index) {
+    if (thumbs_checked_ || index >= unsigned(kSyncFrames)) return;
+    ref_thumbs_.push_back(make_thumbnail(ref));
+    dist_thumbs_.push_back(make_thumbnail(dist));
+    if (ref_thumbs_.size() == std::size_t(kSyncFrames)) check_shift();
+  }
+
+  void check_shift() {
+    thumbs_checked_ = true;
+    const ShiftEstimate e = estimate_shift(ref_thumbs_, dist_thumbs_);
+    if (e.offset != 0 && cfg_.warn)
+      cfg_.warn(describe_shift(e, ref_->path(), dist_->path(), skipped_ref_, skipped_dist_));
+  }
+
+  // Inputs of different lengths: a warning (an error with --strict_length) that says which ended first.
+  void check_lengths() {
+    if (!ended_first_) return;
+    PictureSource& shorter = ended_first_ == 1 ? *ref_ : *dist_;
+    PictureSource& longer = ended_first_ == 1 ? *dist_ : *ref_;
+    const unsigned shorter_total = frames_read_ + (ended_first_ == 1 ? skipped_ref_ : skipped_dist_);
+    unsigned longer_seen = frames_read_ + (ended_first_ == 1 ? skipped_dist_ : skipped_ref_);
+    if (ended_first_ == 2) {
+      ++longer_seen;  // the reference frame read with the missing distorted one
+    } else if (!longer.skip()) {
+      return;  // both ended together
+    } else {
+      ++longer_seen;
+    }
+    // The longer one's length: as its file says, else counted on (a bounded number of frames).
+    std::string longer_total;
+    if (longer.known_frames() >= longer_seen) {
+      longer_total = std::to_string(longer.known_frames());
+    } else {
+      constexpr unsigned kCountLimit = 1000;
+      unsigned more = 0;
+      while (more < kCountLimit && longer.skip()) ++more;
+      longer_total = (more == kCountLimit ? "more than " : "") + std::to_string(longer_seen + more);
+    }
+    const std::string text = shorter.path() + " ended after " + std::to_string(shorter_total) + " frames, " +
+                             longer.path() + " has " + longer_total + "; scored " + std::to_string(frames_read_);
+    if (cfg_.strict_length) throw Error(text + " (--strict_length)");
+    if (cfg_.warn) cfg_.warn(text + "; --strict_length makes this an error");
   }
 
   // Picks each context's implementation on the first picture, builds and initialises it; opens
@@ -199,7 +328,7 @@ class Engine {
         any_device = true;
       }
     }
-    unsigned workers = std::max(1u, cfg_.threads);
+    unsigned workers = threads_;
     if (any_device) {
       workers = std::max(workers, kMinDeviceWorkers);
       pipeline_ = make_cuda_pipeline(format_, cfg_.gpu, workers);
@@ -239,8 +368,10 @@ class Engine {
           const bool b = a && dist_->read(dist);
           if (!a || !b) {
             stop_ = true;
+            ended_first_ = !a ? 1 : 2;
             return;
           }
+          if (cfg_.sync.empty()) keep_thumbnails(ref, dist, frames_read_);
         } catch (...) {
           stop_ = true;  // read_mutex_ is held here
           if (!failure_) failure_ = std::current_exception();
@@ -256,9 +387,13 @@ class Engine {
         return;
       }
       const unsigned done = ++frames_done_;
-      if (cfg_.progress) cfg_.progress(done);
+      if (cfg_.progress) cfg_.progress(done, total_);
     }
   }
+
+  // Whether a non-temporal context extracts a frame: the written ones (`sampled`), or every frame for
+  // a feature libvmaf flags TEMPORAL (FeatureSpec::libvmaf_temporal: its aggregates cover all frames).
+  static bool runs(const Context& c, bool sampled) { return sampled || c.info->spec->libvmaf_temporal; }
 
   // Runs `step` for temporal context `c` when `turn` reaches `index` (frames in order).
   template <class Step>
@@ -281,14 +416,14 @@ class Engine {
       for (auto& c : contexts_) {
         if (!c->device) continue;
         if (!c->info->spec->temporal) {
-          if (sampled) c->device->submit(*slot, index);
+          if (runs(*c, sampled)) c->device->submit(*slot, index);
         } else {
           in_turn(*c, c->turn, index, [&] { c->device->submit(*slot, index); });
         }
       }
     }
     for (auto& c : contexts_)
-      if (!c->device && !c->info->spec->temporal && sampled) {
+      if (!c->device && !c->info->spec->temporal && runs(*c, sampled)) {
         ContextSink sink(out_, step_of(*c->info, index), *c);
         c->extractor->extract(ref, dist, index, sink);
       }
@@ -305,7 +440,7 @@ class Engine {
       if (!c->device) continue;
       ContextSink sink(out_, step_of(*c->info, index), *c);
       if (!c->info->spec->temporal) {
-        if (sampled) c->device->collect(*slot, index, sink);
+        if (runs(*c, sampled)) c->device->collect(*slot, index, sink);
       } else {
         in_turn(*c, c->collect_turn, index, [&] { c->device->collect(*slot, index, sink); });
       }
@@ -339,6 +474,12 @@ class Engine {
   Results& out_;
   std::unique_ptr<PictureSource> ref_, dist_;
   PictureFormat format_{};
+  unsigned threads_ = 1;
+  unsigned skipped_ref_ = 0, skipped_dist_ = 0;  // frames skipped at the start (--frame_skip_*, --sync auto)
+  unsigned total_ = 0;                           // frames expected (progress)
+  int ended_first_ = 0;                          // 1: the reference ended first, 2: the distorted
+  std::vector<Thumbnail> ref_thumbs_, dist_thumbs_;
+  bool thumbs_checked_ = false;
   // The device pipeline outlives the contexts (twins hold buffers of its slots): declared first.
   std::unique_ptr<DevicePipeline> pipeline_;
   std::vector<std::unique_ptr<Context>> contexts_;
@@ -354,6 +495,7 @@ class Engine {
 }  // namespace
 
 void run(const RunConfig& config, Results& out) {
+  const cpu::RunMask mask(config.cpumask);  // before any context picks its kernels
   Engine engine(config, out);
   engine.run();
 }

@@ -16,11 +16,16 @@ struct FeatureSpec {
   OptionSchema options;
   // Output base names a model may request (libvmaf's provided_features, in our short form).
   std::span<const std::string_view> provided;
+  // The names it writes, for --list, where they differ from `provided` (float_moment provides
+  // "float_moment" and writes float_moment_ref1st, ...); empty = `provided`.
+  std::span<const std::string_view> outputs;
   // Frames must be extracted one at a time, in order (state carried from frame to frame).
   bool temporal = false;
-  // libvmaf flags it VMAF_FEATURE_EXTRACTOR_TEMPORAL (float_motion; not integer motion, which is
+  // libvmaf flags it VMAF_FEATURE_EXTRACTOR_TEMPORAL (float_motion, psnr; not integer motion, which is
   // PREV_REF): libvmaf runs it on its reading thread ahead of its thread pool, which puts its names
-  // first in the output order (engine.cpp, step_of). Values are unaffected.
+  // first in the output order (engine.cpp, step_of). Under --subsample libvmaf extracts every frame
+  // for TEMPORAL and PREV_REF extractors (only the written frames are sampled), so such a feature
+  // (`temporal` or `libvmaf_temporal` here) sees every frame too: its state and aggregates cover them all.
   bool libvmaf_temporal = false;
 };
 

@@ -47,6 +47,13 @@ bool parse_number(const std::string& s, OptionType type, double& out) {
 
 }  // namespace
 
+std::string libvmaf_normalised_value(const std::string& text) {
+  float f = 0;
+  char c = 0;
+  if (std::sscanf(text.c_str(), "%f %c", &f, &c) != 1) return text;  // not one number alone
+  return fmt_g(double(std::strtof(text.c_str(), nullptr)));
+}
+
 OptionValues::OptionValues(OptionSchema schema, const OptionPairs& given, std::string_view owner)
     : schema_(schema), values_(schema.size()) {
   for (std::size_t i = 0; i < schema.size(); ++i) {
@@ -64,6 +71,9 @@ OptionValues::OptionValues(OptionSchema schema, const OptionPairs& given, std::s
                   (known.empty() ? " (it takes no options)" : " (known: " + known + ")"));
     }
     const OptionSpec& spec = schema[i];
+    // Booleans are only ever "true"/"false" in libvmaf (never numbers), so they are read as given.
+    const std::string value = spec.type == OptionType::kBool ? text : libvmaf_normalised_value(text);
+    const std::string as_read = value == text ? "" : " (libvmaf reads " + value + ")";
     Value v;
     v.is_default = false;
     switch (spec.type) {
@@ -76,15 +86,20 @@ OptionValues::OptionValues(OptionSchema schema, const OptionPairs& given, std::s
         break;
       case OptionType::kInt:
       case OptionType::kDouble:
-        if (!parse_number(text, spec.type, v.number))
+        if (!parse_number(value, spec.type, v.number)) {
+          // An integer of more than 6 digits reaches libvmaf's extractor as "1.23457e+06", read as 1.
+          if (spec.type == OptionType::kInt && parse_number(text, spec.type, v.number))
+            throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' = " + text +
+                        " has more than 6 significant digits, which libvmaf cannot pass to an integer option");
           throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' must be " +
-                      type_name(spec.type) + ", not '" + text + "'");
+                      type_name(spec.type) + ", not '" + text + "'" + as_read);
+        }
         if (v.number < spec.min || v.number > spec.max)
-          throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' = " + text +
+          throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' = " + text + as_read +
                       " is out of range [" + fmt_g(spec.min) + ", " + fmt_g(spec.max) + "]");
         break;
       case OptionType::kString:
-        v.text = text;
+        v.text = value;
         break;
     }
     // libvmaf compares with the default to decide whether a value names the output.

@@ -49,7 +49,8 @@ using OptionPairs = std::vector<std::pair<std::string, std::string>>;
 class OptionValues {
  public:
   OptionValues() = default;
-  // Throws vqtwin::Error naming `owner` (the extractor) and the offending key or value.
+  // Throws vqtwin::Error naming `owner` (the extractor) and the offending key or value. Numbers are
+  // taken as libvmaf takes them (libvmaf_normalised_value).
   OptionValues(OptionSchema schema, const OptionPairs& given, std::string_view owner);
 
   bool get_bool(std::string_view name) const;
@@ -78,6 +79,13 @@ class OptionValues {
   std::vector<Value> values_;
   OptionPairs given_;
 };
+
+// libvmaf rewrites every option value that reads as one number (`--feature`, `--model` overloads, model
+// files) before its extractor parses it: the text read as a float (strtof), printed with "%g". So an
+// extractor computes with 6 significant digits of the float ("1.2345678" -> "1.23457", "2.0000001" ->
+// "2"), and a value equal to the default after this names no output. OptionValues applies it to every
+// non-boolean value; other texts are returned unchanged.
+std::string libvmaf_normalised_value(const std::string& text);
 
 // "a=1:b=true" → {{"a","1"},{"b","true"}}; throws on an item without '='.
 OptionPairs split_option_string(std::string_view text, std::string_view owner);

@@ -20,6 +20,13 @@ extern const ExtractorInfo kFloatAdmInfo;
 extern const ExtractorInfo kFloatPsnrInfo;
 extern const ExtractorInfo kFloatMotionInfo;
 extern const ExtractorInfo kIntegerMotionInfo;
+extern const ExtractorInfo kCambiInfo;
+extern const ExtractorInfo kSpeedChromaInfo;
+extern const ExtractorInfo kSpeedTemporalInfo;
+extern const ExtractorInfo kCiedeInfo;
+extern const ExtractorInfo kPsnrHvsInfo;
+extern const ExtractorInfo kFloatAnsnrInfo;
+extern const ExtractorInfo kFloatMomentInfo;
 
 namespace {
 const ExtractorInfo* const kAll[] = {
@@ -34,6 +41,13 @@ const ExtractorInfo* const kAll[] = {
     &kFloatPsnrInfo,
     &kFloatMotionInfo,
     &kIntegerMotionInfo,
+    &kCambiInfo,
+    &kSpeedChromaInfo,
+    &kSpeedTemporalInfo,
+    &kCiedeInfo,
+    &kPsnrHvsInfo,
+    &kFloatAnsnrInfo,
+    &kFloatMomentInfo,
 };
 }  // namespace
 

@@ -7,22 +7,13 @@
 #include <string_view>
 #include <vector>
 
+#include "io/file.hpp"
 #include "vqtwin/error.hpp"
+#if VQTWIN_HAVE_FFMPEG
+#include "io/decoded_source.hpp"
+#endif
 
 namespace vqtwin {
-namespace {
-
-constexpr int kMaxDimension = 1 << 16;              // any real video fits
-constexpr long long kMaxSamples = 1LL << 28;        // luma samples per frame (16384 x 16384)
-constexpr std::size_t kReadBuffer = std::size_t(64) << 10;  // headers; planes bypass it
-constexpr std::size_t kMaxHeader = 4096;
-
-struct FileCloser {
-  void operator()(std::FILE* f) const {
-    if (f && f != stdin) std::fclose(f);
-  }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
 
 File open_file(const std::string& path) {
   if (path == "-") return File(stdin);
@@ -30,6 +21,19 @@ File open_file(const std::string& path) {
   if (!f) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
   return File(f);
 }
+
+long long regular_file_size(std::FILE* f) {
+  struct stat st{};
+  if (::fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+  return static_cast<long long>(st.st_size);
+}
+
+namespace {
+
+constexpr int kMaxDimension = 1 << 16;              // any real video fits
+constexpr long long kMaxSamples = 1LL << 28;        // luma samples per frame (16384 x 16384)
+constexpr std::size_t kReadBuffer = std::size_t(64) << 10;  // headers; planes bypass it
+constexpr std::size_t kMaxHeader = 4096;
 
 bool parse_int(std::string_view s, int& out) {
   if (s.empty() || s.size() > 9) return false;
@@ -42,10 +46,14 @@ bool parse_int(std::string_view s, int& out) {
   return true;
 }
 
-void check_size(const std::string& path, int w, int h) {
+}  // namespace
+
+void check_picture_size(const std::string& path, int w, int h) {
   if (w < 1 || h < 1 || w > kMaxDimension || h > kMaxDimension || (long long)w * h > kMaxSamples)
     throw Error(path + ": unsupported picture size " + std::to_string(w) + "x" + std::to_string(h));
 }
+
+namespace {
 
 struct ColourTag {
   std::string_view tag;
@@ -113,7 +121,15 @@ class Y4mSource final : public SourceBase {
  public:
   Y4mSource(std::string path, File file, std::string header) : SourceBase(std::move(path), std::move(file)) {
     parse_header(header);
+    // A regular file whose frames all have a bare "FRAME\n" header: the count follows from its size.
+    const long long size = regular_file_size(file_.get());
+    const long long body = size - static_cast<long long>(header.size() + 1);
+    const long long per_frame = static_cast<long long>(format_.frame_bytes()) + 6;
+    if (size > 0 && body >= 0 && body % per_frame == 0) known_ = unsigned(body / per_frame);
   }
+
+  unsigned known_frames() const override { return known_; }
+  int color_range() const override { return range_; }
 
   bool read(Picture& pic) override {
     if (!read_frame_header()) return false;
@@ -154,12 +170,16 @@ class Y4mSource final : public SourceBase {
           if (!parse_int(val, h)) throw Error(path_ + ": bad y4m height '" + std::string(val) + "'");
           break;
         case 'C': colour = std::string(val); break;
-        case 'F': case 'I': case 'A': case 'X': break;  // frame rate, interlacing, aspect, extensions
+        case 'X':  // extensions: only the colour range is read (for --scale)
+          if (val == "COLORRANGE=FULL") range_ = 1;
+          else if (val == "COLORRANGE=LIMITED") range_ = 0;
+          break;
+        case 'F': case 'I': case 'A': break;  // frame rate, interlacing, aspect
         default: throw Error(path_ + ": unknown y4m header tag '" + std::string(tok) + "'");
       }
     }
     if (w < 0 || h < 0) throw Error(path_ + ": y4m header has no " + std::string(w < 0 ? "width (W)" : "height (H)"));
-    check_size(path_, w, h);
+    check_picture_size(path_, w, h);
     const ColourTag* tag = nullptr;
     for (const auto& t : kColourTags)
       if (t.tag == colour) tag = &t;
@@ -190,6 +210,8 @@ class Y4mSource final : public SourceBase {
   }
 
   std::vector<unsigned char> scratch_;
+  unsigned known_ = 0;
+  int range_ = -1;
 };
 
 class YuvSource final : public SourceBase {
@@ -203,17 +225,20 @@ class YuvSource final : public SourceBase {
     else throw Error("--pixel_format must be 420, 422, 444 or 400, not '" + raw.pixel_format + "'");
     if (raw.bitdepth != 8 && raw.bitdepth != 10 && raw.bitdepth != 12 && raw.bitdepth != 16)
       throw Error("--bitdepth must be 8, 10, 12 or 16, not " + std::to_string(raw.bitdepth));
-    check_size(path_, raw.width, raw.height);
+    check_picture_size(path_, raw.width, raw.height);
     format_ = PictureFormat{raw.width, raw.height, raw.bitdepth, chroma};
-    struct stat st{};
-    if (path_ != "-" && ::stat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-      const auto size = std::uint64_t(st.st_size);
+    const long long file_size = regular_file_size(file_.get());
+    if (file_size >= 0) {
+      const auto size = std::uint64_t(file_size);
       if (size == 0) throw Error(path_ + ": file is empty");
       if (size % format_.frame_bytes())
         throw Error(path_ + ": size " + std::to_string(size) + " bytes is not a multiple of the " +
                     format_.describe() + " frame size (" + std::to_string(format_.frame_bytes()) + " bytes)");
+      known_ = unsigned(size / format_.frame_bytes());
     }
   }
+
+  unsigned known_frames() const override { return known_; }
 
   bool read(Picture& pic) override {
     const bool more = read_body(pic, false);
@@ -232,13 +257,15 @@ class YuvSource final : public SourceBase {
 
  private:
   std::vector<unsigned char> scratch_;
+  unsigned known_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<PictureSource> open_picture_source(const std::string& path, const RawFormat& raw) {
+std::unique_ptr<PictureSource> open_picture_source(const std::string& path, const SourceOptions& options) {
+  const RawFormat& raw = options.raw;
   File file = open_file(path);
-  // Read the first line (or as much as fits) to tell y4m from raw.
+  // Read the first bytes to tell y4m from the rest: the YUV4MPEG2 magic, byte by byte.
   std::string header;
   constexpr std::string_view kMagic = "YUV4MPEG2";
   int c;
@@ -261,15 +288,21 @@ std::unique_ptr<PictureSource> open_picture_source(const std::string& path, cons
     }
     return std::make_unique<Y4mSource>(path, std::move(file), header);
   }
-  if (!raw.given())
-    throw Error(path + ": not a y4m file (no YUV4MPEG2 magic); for raw .yuv give --width --height "
-                       "--pixel_format --bitdepth");
-  if (!raw.width || !raw.height || raw.pixel_format.empty() || !raw.bitdepth)
-    throw Error("raw .yuv input needs all of --width, --height, --pixel_format and --bitdepth");
-  // Put the probe bytes back: reopen regular files, refuse pipes (cannot rewind).
-  if (path == "-") throw Error("raw .yuv input cannot be read from standard input");
-  file = open_file(path);
-  return std::make_unique<YuvSource>(path, std::move(file), raw);
+  if (raw.given()) {
+    if (!raw.width || !raw.height || raw.pixel_format.empty() || !raw.bitdepth)
+      throw Error("raw .yuv input needs all of --width, --height, --pixel_format and --bitdepth");
+    // Put the probe bytes back: reopen regular files, refuse pipes (cannot rewind).
+    if (path == "-") throw Error("raw .yuv input cannot be read from standard input");
+    file = open_file(path);
+    return std::make_unique<YuvSource>(path, std::move(file), raw);
+  }
+#if VQTWIN_HAVE_FFMPEG
+  return open_decoded_source(path, std::move(file), std::move(header), options.decode_threads);
+#else
+  throw Error(path + ": not a y4m file (no YUV4MPEG2 magic); this vqtwin is built without FFmpeg "
+                     "(-DVQTWIN_FFMPEG=OFF), so compressed video must be decoded first (ffmpeg -i " + path +
+              " -f yuv4mpegpipe -); for raw .yuv give --width --height --pixel_format --bitdepth");
+#endif
 }
 
 }  // namespace vqtwin

@@ -31,6 +31,24 @@ std::vector<Pooling> pool_list(const OutputOptions& o) {
 
 bool finite(double v) { return std::isfinite(v); }
 
+// A JSON string literal of `text` (quotes, backslashes and control characters escaped).
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 }  // namespace
 
 std::string format_number(double v, int precision) {
@@ -51,6 +69,17 @@ void write_json(std::FILE* f, const Results& r, const OutputOptions& o) {
   std::fprintf(f, "  \"version\": \"%s\",\n", o.version.c_str());
   if (finite(r.fps)) std::fprintf(f, "  \"fps\": %.2f,\n", r.fps);
   else std::fprintf(f, "  \"fps\": null,\n");
+  // What was done to the inputs (only when something was: libvmaf's schema is otherwise unchanged).
+  if (!r.input_conversions.empty() || r.sync_offset) {
+    std::fprintf(f, "  \"input\": {");
+    const char* sep = "\n";
+    for (const auto& [key, text] : r.input_conversions) {
+      std::fprintf(f, "%s    %s: %s", sep, json_string(key).c_str(), json_string(text).c_str());
+      sep = ",\n";
+    }
+    if (r.sync_offset) std::fprintf(f, "%s    \"sync_offset\": %d", sep, *r.sync_offset);
+    std::fprintf(f, "\n  },\n");
+  }
   std::fprintf(f, "  \"frames\": [");
   for (unsigned i = 0; i < frames; ++i) {
     if (o.subsample > 1 && i % o.subsample) continue;

@@ -44,6 +44,12 @@ constexpr Entry kTable[] = {
     {"VMAF_integer_feature_vif_scale1_score", {"integer_vif_scale1", "vif"}},
     {"VMAF_integer_feature_vif_scale2_score", {"integer_vif_scale2", "vif"}},
     {"VMAF_integer_feature_vif_scale3_score", {"integer_vif_scale3", "vif"}},
+    // Banding and SpEED (the v1.0.16 models).
+    {"Cambi_feature_cambi_score", {"cambi", "cambi"}},
+    {"Speed_chroma_feature_speed_chroma_u_score", {"speed_chroma_u", "speed_chroma"}},
+    {"Speed_chroma_feature_speed_chroma_v_score", {"speed_chroma_v", "speed_chroma"}},
+    {"Speed_chroma_feature_speed_chroma_uv_score", {"speed_chroma_uv", "speed_chroma"}},
+    {"Speed_temporal_feature_speed_temporal_score", {"speed_temporal", "speed_temporal"}},
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // VMAF models for the engine: --model texts -> model files -> the contexts they need and the
 // per-frame score written after the last frame.
 #include <algorithm>
+#include <cstdio>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "core/registry.hpp"
+#include "models/bootstrap.hpp"
 #include "models/builtin_models.hpp"
 #include "models/feature_table.hpp"
 #include "models/vmaf_model.hpp"
@@ -134,10 +136,12 @@ ModelRequest parse_model_text(std::string_view text) {
   return req;
 }
 
-std::unique_ptr<Model> make_model(std::string_view bytes, std::string_view source, const ModelSettings& settings,
-                                  const ExtractorLookup& lookup) {
-  ModelFile file = parse_model_file(bytes, source);
-  const std::string where = "model '" + std::string(source) + "'";
+namespace {
+
+// Each feature of `file` bound to its extractor context and output name, with the --model
+// overloads applied (each overload must be used).
+std::vector<BoundFeature> bind_features(const ModelFile& file, const std::string& where, const ModelSettings& settings,
+                                        const ExtractorLookup& lookup) {
   std::vector<BoundFeature> bound;
   std::vector<bool> overload_used(settings.overloads.size(), false);
   for (std::size_t i = 0; i < file.features.size(); ++i) {
@@ -177,6 +181,115 @@ std::unique_ptr<Model> make_model(std::string_view bytes, std::string_view sourc
     if (!overload_used[o])
       throw Error(where + ": --model option for extractor '" + settings.overloads[o].first +
                   "', which this model does not use");
+  return bound;
+}
+
+// The name of a collection's bootstrap model i (1-based): libvmaf's "%s_%04d".
+std::string member_name(const std::string& name, std::size_t i) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "_%04u", unsigned(i % 100000));
+  return name + buf;
+}
+
+// A bootstrap model collection: model 0 writes the score under the model's name like any model;
+// models 1..n write name_0001.., and the statistics of their raw scores give name_bagging,
+// name_stddev, name_ci_p95_lo and name_ci_p95_hi (libvmaf's outputs, in its order, after every
+// single model's score).
+class BootstrapCollection final : public Model {
+ public:
+  BootstrapCollection(std::unique_ptr<Model> main, std::vector<ModelFile> members,
+                      std::vector<std::vector<BoundFeature>> bound, std::string source, ModelSettings settings)
+      : main_(std::move(main)),
+        members_(std::move(members)),
+        bound_(std::move(bound)),
+        source_(std::move(source)),
+        settings_(std::move(settings)) {}
+
+  const std::string& name() const override { return settings_.name; }
+
+  std::vector<FeatureUse> features() const override {
+    std::vector<FeatureUse> uses = main_->features();
+    for (const auto& bound : bound_)
+      for (const BoundFeature& b : bound) {
+        FeatureUse use{std::string(b.info->name), b.options.given()};
+        const bool seen = std::any_of(uses.begin(), uses.end(), [&](const FeatureUse& u) {
+          return u.extractor == use.extractor && OptionValues(b.info->spec->options, u.options, b.info->name).key() ==
+                                                     b.options.key();
+        });
+        if (!seen) uses.push_back(std::move(use));
+      }
+    return uses;
+  }
+
+  void predict(Results& results, unsigned frames, unsigned subsample) const override {
+    main_->predict(results, frames, subsample);
+    const std::size_t n = members_.size();
+    std::vector<std::string> names;
+    for (std::size_t m = 0; m < n; ++m) names.push_back(member_name(settings_.name, m + 1));
+    for (const char* suffix : {"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"}) names.push_back(settings_.name + suffix);
+    auto order = [&](std::size_t k) {
+      return Results::Order{~std::uint64_t(0), ~std::uint32_t(0), kCollectionRank + settings_.rank * 256 + std::uint32_t(k)};
+    };
+    std::vector<double> raw, scratch, scores(n);
+    const ModelFile& first = members_[0];
+    const ScoreFlags raw_flags{false, false, true};
+    for (unsigned i = 0; i < frames; ++i) {
+      if (subsample > 1 && i % subsample != 0) continue;
+      for (std::size_t m = 0; m < n; ++m) {
+        raw.resize(bound_[m].size());
+        for (std::size_t k = 0; k < bound_[m].size(); ++k) {
+          auto v = results.value(bound_[m][k].output, i);
+          if (!v)
+            throw Error("model '" + names[m] + "' (" + source_ + "): no value of feature '" + bound_[m][k].output +
+                        "' at frame " + std::to_string(i));
+          raw[k] = *v;
+        }
+        // The statistics use the raw scores; each model's own score is transformed and clipped.
+        scores[m] = predict_score(members_[m], raw, raw_flags, scratch);
+        results.put(names[m], i, predict_score(members_[m], raw, settings_.flags, scratch), order(m));
+      }
+      const BootstrapStats st = bootstrap_stats(scores);
+      // The mean and the interval through model 1's transform and clip; the deviation scaled by
+      // that transform's slope around the mean (central difference, delta 0.01).
+      const double delta = 0.01;
+      const double plus = finish_score(first, st.mean + delta, settings_.flags);
+      const double minus = finish_score(first, st.mean - delta, settings_.flags);
+      const double slope = (plus - minus) / (2.0 * delta);
+      results.put(names[n], i, finish_score(first, st.mean, settings_.flags), order(n));
+      results.put(names[n + 1], i, st.stddev * slope, order(n + 1));
+      results.put(names[n + 2], i, finish_score(first, st.lo, settings_.flags), order(n + 2));
+      results.put(names[n + 3], i, finish_score(first, st.hi, settings_.flags), order(n + 3));
+    }
+  }
+
+ private:
+  // Collections write after every single model (libvmaf predicts them last).
+  static constexpr std::uint32_t kCollectionRank = 1u << 24;
+  std::unique_ptr<Model> main_;
+  std::vector<ModelFile> members_;
+  std::vector<std::vector<BoundFeature>> bound_;
+  std::string source_;
+  ModelSettings settings_;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> make_model(std::string_view bytes, std::string_view source, const ModelSettings& settings,
+                                  const ExtractorLookup& lookup) {
+  const std::string where = "model '" + std::string(source) + "'";
+  if (is_model_collection(bytes)) {
+    std::vector<ModelFile> files = parse_model_collection(bytes, source);
+    std::vector<std::vector<BoundFeature>> bound;
+    for (std::size_t m = 1; m < files.size(); ++m)
+      bound.push_back(bind_features(files[m], where + " (model " + std::to_string(m) + ")", settings, lookup));
+    std::vector<BoundFeature> main_bound = bind_features(files[0], where, settings, lookup);
+    auto main = std::make_unique<VmafModel>(std::move(files[0]), std::string(source), settings, std::move(main_bound));
+    files.erase(files.begin());
+    return std::make_unique<BootstrapCollection>(std::move(main), std::move(files), std::move(bound), std::string(source),
+                                                 settings);
+  }
+  ModelFile file = parse_model_file(bytes, source);
+  std::vector<BoundFeature> bound = bind_features(file, where, settings, lookup);
   return std::make_unique<VmafModel>(std::move(file), std::string(source), settings, std::move(bound));
 }
 

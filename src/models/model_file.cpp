@@ -111,11 +111,25 @@ ScoreTransform read_transform(const Reader& r, const Json& t) {
   return out;
 }
 
+// The index of the one feature whose name contains `part` (chroma_correction_parameter's lookup).
+std::size_t feature_containing(const Reader& r, const ModelFile& m, const char* part) {
+  std::size_t found = m.features.size();
+  for (std::size_t i = 0; i < m.features.size(); ++i)
+    if (m.features[i].name.find(part) != std::string::npos) {
+      if (found != m.features.size())
+        r.fail(std::string("chroma_correction_parameter: more than one feature name contains '") + part + "'");
+      found = i;
+    }
+  if (found == m.features.size())
+    r.fail(std::string("chroma_correction_parameter needs a feature whose name contains '") + part + "'");
+  return found;
+}
+
 ModelFile read_model(const Reader& r, const Json& doc) {
   if (!doc.is_object()) r.fail("not a VMAF model (the JSON is not an object)");
   auto md = doc.find("model_dict");
   if (md == doc.end()) {
-    if (doc.contains("0")) r.fail("model collections (bootstrap models) are not supported");
+    if (doc.contains("0")) r.fail("a model collection (bootstrap models), not a single model");
     r.fail("not a VMAF model (no 'model_dict')");
   }
   if (!md->is_object()) r.fail("model_dict must be an object");
@@ -124,11 +138,11 @@ ModelFile read_model(const Reader& r, const Json& doc) {
   const Json& type = r.member(*md, "model_type", "model_dict");
   if (!type.is_string()) r.fail("model_type must be a string");
   const std::string type_name = type.get<std::string>();
-  if (type_name == "BOOTSTRAP_LIBSVMNUSVR" || type_name == "RESIDUEBOOTSTRAP_LIBSVMNUSVR")
-    r.fail("model_type " + type_name + " (bootstrap models) is not supported");
-  if (type_name != "LIBSVMNUSVR") r.fail("unknown model_type '" + type_name + "' (expected LIBSVMNUSVR)");
-
-  if (md->contains("chroma_correction_parameter")) r.fail("chroma_correction_parameter is not supported");
+  if (type_name == "BOOTSTRAP_LIBSVMNUSVR") m.type = ModelType::kBootstrap;
+  else if (type_name == "RESIDUEBOOTSTRAP_LIBSVMNUSVR") m.type = ModelType::kResidueBootstrap;
+  else if (type_name != "LIBSVMNUSVR")
+    r.fail("unknown model_type '" + type_name +
+           "' (expected LIBSVMNUSVR, BOOTSTRAP_LIBSVMNUSVR or RESIDUEBOOTSTRAP_LIBSVMNUSVR)");
 
   const Json& names = r.member(*md, "feature_names", "model_dict");
   if (!names.is_array() || names.empty()) r.fail("feature_names must be a non-empty array of names");
@@ -184,6 +198,16 @@ ModelFile read_model(const Reader& r, const Json& doc) {
 
   if (auto it = md->find("score_transform"); it != md->end()) m.transform = read_transform(r, *it);
 
+  if (auto it = md->find("chroma_correction_parameter"); it != md->end()) {
+    ChromaCorrection c;
+    c.param = r.number(*it, "chroma_correction_parameter");
+    // libvmaf writes no score with 0, and reads uninitialised values without both features.
+    if (c.param == 0) r.fail("chroma_correction_parameter is 0 (libvmaf writes no score)");
+    c.guiding = feature_containing(r, m, "adm3");
+    c.guided = feature_containing(r, m, "speed_chroma");
+    m.chroma_correction = c;
+  }
+
   const Json& svm = r.member(*md, "model", "model_dict");
   if (!svm.is_string()) r.fail("'model' must be a string holding the libsvm model");
   try {
@@ -194,24 +218,64 @@ ModelFile read_model(const Reader& r, const Json& doc) {
   return m;
 }
 
-}  // namespace
-
-ModelFile parse_model_file(std::string_view bytes, std::string_view source) {
-  const Reader r(source);
-  Json doc;
+Json parse_json(const Reader& r, std::string_view bytes) {
   try {
-    doc = Json::parse(bytes.begin(), bytes.end());
+    return Json::parse(bytes.begin(), bytes.end());
   } catch (const Json::exception& e) {
     // "[json.exception.parse_error.101] parse error at line 3, column 7: ..." -> from "parse error".
     std::string what = e.what();
     if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
     r.fail("not valid JSON (" + what + ")");
   }
+}
+
+}  // namespace
+
+ModelFile parse_model_file(std::string_view bytes, std::string_view source) {
+  const Reader r(source);
+  const Json doc = parse_json(r, bytes);
   try {
     return read_model(r, doc);
   } catch (const Json::exception& e) {
     r.fail(std::string("unexpected content (") + e.what() + ")");  // a type check missed above
   }
+}
+
+bool is_model_collection(std::string_view bytes) {
+  const Json doc = Json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  return doc.is_object() && !doc.contains("model_dict") && doc.contains("0");
+}
+
+std::vector<ModelFile> parse_model_collection(std::string_view bytes, std::string_view source) {
+  const Reader r(source);
+  parse_json(r, bytes);  // reports invalid JSON
+  // The keys in file order (nlohmann::json would sort them: "10" before "2").
+  const auto doc = nlohmann::ordered_json::parse(bytes.begin(), bytes.end());
+  if (!doc.is_object()) r.fail("not a model collection (the JSON is not an object)");
+  // libvmaf reads the keys "0", "1", ... in this order and skips anything else; a model out of
+  // order would be skipped silently, so every key must be the next index.
+  std::vector<ModelFile> models;
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    const std::string expected = std::to_string(models.size());
+    if (it.key() != expected)
+      r.fail("model collection: key '" + it.key() + "' where model '" + expected + "' is expected (keys 0, 1, ... in order)");
+    const std::string where = std::string(source) + "', model '" + expected;  // Reader keeps a view
+    const Reader inner(where);
+    try {
+      models.push_back(read_model(inner, Json::parse(it.value().dump())));
+    } catch (const Json::exception& e) {
+      inner.fail(std::string("unexpected content (") + e.what() + ")");
+    }
+  }
+  if (models.size() < 2) r.fail("a model collection needs at least two models (\"0\" and \"1\")");
+  for (std::size_t i = 1; i < models.size(); ++i) {
+    if (models[i].type == ModelType::kSvm)
+      r.fail("model collection: model '" + std::to_string(i) +
+             "' is not a bootstrap model (BOOTSTRAP_LIBSVMNUSVR or RESIDUEBOOTSTRAP_LIBSVMNUSVR)");
+    if (models[i].type != models[1].type)
+      r.fail("model collection: model '" + std::to_string(i) + "' is not of model '1''s type");
+  }
+  return models;
 }
 
 }  // namespace vqtwin::models

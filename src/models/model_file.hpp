@@ -1,6 +1,6 @@
 #pragma once
 // A VMAF JSON model (libvmaf's format) as data, and the per-frame score it defines
-// (behaviour: ../shared/spec/vmaf_model.md). Parsing takes bytes, never a path, so that it can be
+// (spec: vmaf_model.md). Parsing takes bytes, never a path, so that it can be
 // fed anything (fuzz tests); every defect is a vqtwin::Error naming the source and the problem.
 #include <optional>
 #include <span>
@@ -28,22 +28,47 @@ struct ScoreTransform {
   bool out_gte_in = false;
 };
 
+// libvmaf's model types: a plain nu-SVR, and the two bootstrap types of model collections (predicted
+// alike; the type only has to agree within a collection).
+enum class ModelType { kSvm, kBootstrap, kResidueBootstrap };
+
+// chroma_correction_parameter (the v1.0.16 models): when the speed_chroma feature's value, read back
+// from its normalised form, is exactly 0, it is replaced by param - param * adm3 (adm3 read back the
+// same way) before the SVM.
+struct ChromaCorrection {
+  double param = 0;
+  std::size_t guiding = 0;  // the one feature whose name contains "adm3"
+  std::size_t guided = 0;   // the one feature whose name contains "speed_chroma"
+};
+
 struct ModelFile {
+  ModelType type = ModelType::kSvm;
   std::vector<ModelFeature> features;  // SVM index i+1 <-> features[i]
   bool linear_rescale = false;         // norm_type: linear_rescale, else none
   double slope = 1, intercept = 0;     // element 0 of slopes/intercepts: the output's
   std::vector<double> slopes, intercepts;  // elements 1..n: the features', in order
   ScoreTransform transform;
   std::optional<std::pair<double, double>> clip;  // score_clip [min, max]
+  std::optional<ChromaCorrection> chroma_correction;
   SvmModel svm;
 };
 
 // `source` names the bytes in messages (a file path, "version=...", or a test label).
 ModelFile parse_model_file(std::string_view bytes, std::string_view source);
 
+// A model collection (libvmaf's bootstrap models: an object of models under the keys "0", "1", ...
+// in that order). Element 0 is the collection's main model; the others (at least one, of one
+// bootstrap type) give the bootstrap statistics.
+std::vector<ModelFile> parse_model_collection(std::string_view bytes, std::string_view source);
+
+// Whether the bytes hold a model collection rather than a single model (a JSON object with no
+// model_dict and a key "0"); false for anything else, including invalid JSON.
+bool is_model_collection(std::string_view bytes);
+
 struct ScoreFlags {
   bool enable_transform = false;  // apply score_transform even without "enabled": true
   bool disable_clip = false;      // skip score_clip
+  bool raw = false;               // neither transform nor clip (the bootstrap statistics' input)
 };
 
 // The model's score from the raw feature values (one per feature, in order), in libvmaf's exact
@@ -51,5 +76,8 @@ struct ScoreFlags {
 // (if enabled), clip. `scratch` is reused between calls to avoid allocating per frame.
 double predict_score(const ModelFile& model, std::span<const double> raw, ScoreFlags flags,
                      std::vector<double>& scratch);
+
+// The last two steps alone: transform (if enabled) and clip (unless disabled) of a score.
+double finish_score(const ModelFile& model, double y, ScoreFlags flags);
 
 }  // namespace vqtwin::models

@@ -1,5 +1,5 @@
 // The per-frame VMAF score from feature values: libvmaf's order of operations, step by step
-// (spec vmaf_model.md §2). Every line is one rounding the reference makes; do not fuse or reorder.
+// (spec: vmaf_model.md §2). Every line is one rounding the reference makes; do not fuse or reorder.
 #include <cmath>
 
 #include "models/model_file.hpp"
@@ -56,16 +56,24 @@ double transform(const ScoreTransform& t, double y) {
   return out;
 }
 
+// libvmaf's post_process_feature_from_another: the normalised values read back with
+// (x - intercept) / slope; when speed_chroma's is exactly 0, param - param * adm3 replaces it
+// (normalised again). No linear_rescale: the values are used as they are.
+void correct_chroma(const ModelFile& model, std::vector<double>& x) {
+  const ChromaCorrection& c = *model.chroma_correction;
+  auto read_back = [&](std::size_t k) {
+    return model.linear_rescale ? (x[k] - model.intercepts[k]) / model.slopes[k] : x[k];
+  };
+  if (read_back(c.guided) != 0.0) return;
+  const double guiding = read_back(c.guiding);
+  const double corrected = (-c.param * guiding) + c.param;
+  x[c.guided] = model.linear_rescale ? model.slopes[c.guided] * corrected + model.intercepts[c.guided] : corrected;
+}
+
 }  // namespace
 
-double predict_score(const ModelFile& model, std::span<const double> raw, ScoreFlags flags,
-                     std::vector<double>& scratch) {
-  const std::size_t n = model.features.size();
-  scratch.resize(n);
-  for (std::size_t k = 0; k < n; ++k)
-    scratch[k] = model.linear_rescale ? model.slopes[k] * raw[k] + model.intercepts[k] : raw[k];
-  double y = model.svm.predict(scratch);
-  if (model.linear_rescale) y = (y - model.intercept) / model.slope;
+double finish_score(const ModelFile& model, double y, ScoreFlags flags) {
+  if (flags.raw) return y;
   if (model.transform.present && (model.transform.enabled || flags.enable_transform))
     y = transform(model.transform, y);
   if (model.clip && !flags.disable_clip) {
@@ -73,6 +81,18 @@ double predict_score(const ModelFile& model, std::span<const double> raw, ScoreF
     if (y > model.clip->second) y = model.clip->second;
   }
   return y;
+}
+
+double predict_score(const ModelFile& model, std::span<const double> raw, ScoreFlags flags,
+                     std::vector<double>& scratch) {
+  const std::size_t n = model.features.size();
+  scratch.resize(n);
+  for (std::size_t k = 0; k < n; ++k)
+    scratch[k] = model.linear_rescale ? model.slopes[k] * raw[k] + model.intercepts[k] : raw[k];
+  if (model.chroma_correction) correct_chroma(model, scratch);
+  double y = model.svm.predict(scratch);
+  if (model.linear_rescale) y = (y - model.intercept) / model.slope;
+  return finish_score(model, y, flags);
 }
 
 }  // namespace vqtwin::models

@@ -49,9 +49,10 @@ class Cli : public ::testing::Test {
     return path(name);
   }
 
-  Outcome run(const std::string& args) {
+  // `env`: assignments for the command's environment ("NAME=value ...").
+  Outcome run(const std::string& args, const std::string& env = "") {
     const std::string err = path("stderr.txt");
-    const std::string cmd = std::string(VQTWIN_CLI) + " -q " + args + " 2>" + err;
+    const std::string cmd = env + " " + std::string(VQTWIN_CLI) + " -q " + args + " 2>" + err;
     Outcome o;
     const int raw = std::system(cmd.c_str());
     o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -103,7 +104,7 @@ TEST_F(Cli, BadInputs) {
   expect_error("-r " + write("empty.y4m", "") + " -d " + good + feat, "empty.y4m: file is empty");
   expect_error("-r " + y4m("noframes.y4m", 32, 16, 0) + " -d " + good + feat, "header but no frames");
   expect_error("-r " + write("nohdr.y4m", "YUV4MPEG2 W32 H16") + " -d " + good + feat, "header is truncated");
-  expect_error("-r " + y4m("other.y4m", 34, 16, 2) + " -d " + good + feat, "differ in size or format");
+  expect_error("-r " + y4m("other.y4m", 34, 16, 2) + " -d " + good + feat, "differ in size; --scale auto scales");
   expect_error("-r " + path("missing.y4m") + " -d " + good + feat, "missing.y4m: cannot open");
   expect_error("-r " + write("bad.yuv", std::string(100, '\0')) + " -d " + write("bad2.yuv", std::string(100, '\0')) +
                    " -w 8 -h 8 -p 420 -b 8" + feat,
@@ -147,6 +148,32 @@ TEST_F(Cli, ThreadsGiveIdenticalOutput) {
   }
   EXPECT_EQ(outs[0], outs[1]);
   EXPECT_EQ(outs[0], outs[2]);
+}
+
+// --cpumask / VQTWIN_CPU_MASK force the portable kernels (speed only): every feature with SIMD
+// variants gives the same bits; a bad mask is one error line.
+TEST_F(Cli, CpuMaskGivesIdenticalOutput) {
+  const auto r = y4m("r.y4m", 67, 45, 4), d = y4m("d.y4m", 67, 45, 4, 3);
+  const std::string features =
+      " --feature vif --feature adm --feature motion --feature float_motion --feature float_vif --feature float_ssim"
+      " --feature integer_ssim --no_prediction --json --precision max";
+  auto scores = [&](const std::string& extra, const std::string& env) {
+    const std::string o = path("o.json");
+    EXPECT_EQ(run("-r " + r + " -d " + d + features + extra + " -o " + o, env).status, 0) << extra << env;
+    auto j = nlohmann::json::parse(std::ifstream(o));
+    j.erase("fps");
+    return j.dump();
+  };
+  const std::string all = scores("", "");
+  EXPECT_EQ(scores(" --cpumask -1", ""), all);
+  EXPECT_EQ(scores(" --cpumask 0x10", ""), all);  // AVX-512 off, AVX2 kept
+  EXPECT_EQ(scores("", "VQTWIN_CPU_MASK=0xff"), all);
+  const Outcome bad = run("-r " + r + " -d " + d + " --cpumask avx2");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--cpumask"), std::string::npos) << bad.err;
+  const Outcome bad_env = run("-r " + r + " -d " + d + " --feature vif", "VQTWIN_CPU_MASK=x");
+  EXPECT_EQ(bad_env.status, 1);
+  EXPECT_NE(bad_env.err.find("VQTWIN_CPU_MASK"), std::string::npos) << bad_env.err;
 }
 
 // Every y4m colour space family reaches the extractors with the right plane layout.

@@ -1,5 +1,7 @@
 #include "golden_support.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -7,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "vqtwin/backend.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/output.hpp"
 
@@ -24,6 +27,83 @@ std::string fixtures_dir() {
   return VQTWIN_FIXTURES_DIR;
 }
 
+std::vector<std::string> golden_backends() {
+  const char* e = std::getenv("VQTWIN_GOLDEN_BACKENDS");
+  std::istringstream in(e && *e ? e : "cpu");
+  std::vector<std::string> out;
+  for (std::string b; in >> b;) out.push_back(b);
+  return out;
+}
+
+Backend backend_of(const std::string& name) {
+  const auto b = parse_backend(name);
+  if (!b) throw Error("VQTWIN_GOLDEN_BACKENDS: unknown backend '" + name + "'");
+  return *b;
+}
+
+std::string name_part(std::string text) {
+  for (char& c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return text;
+}
+
+namespace {
+
+std::vector<std::string> golden_pairs() {
+  std::vector<std::string> pairs;
+  if (!fs::is_directory(shared_dir() + "/golden")) return pairs;
+  for (const auto& e : fs::directory_iterator(shared_dir() + "/golden"))
+    if (e.is_directory()) pairs.push_back(e.path().filename().string());
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
+std::vector<std::string> with_suffix(const std::vector<std::string>& names, const std::string& suffix) {
+  std::vector<std::string> out;
+  for (const auto& n : names) out.push_back(n + suffix);
+  return out;
+}
+
+}  // namespace
+
+std::vector<SliceRun> slice_runs() {
+  const std::vector<std::string> vif = {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
+                                        "integer_vif_scale3"};
+  const std::vector<std::string> adm = {"integer_adm2",       "integer_aim",        "integer_adm3",
+                                        "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2",
+                                        "integer_adm_scale3"};
+  const std::vector<std::string> motion = {"VMAF_integer_feature_motion_sad_score", "integer_motion2",
+                                           "integer_motion3"};
+  struct Slice {
+    const char* run;
+    const char* feature;
+    std::vector<std::string> names;
+  };
+  // The model runs' features with the options the models give them (vmaf_v0.6.1neg: gain limit 1).
+  const Slice slices[] = {
+      {"vmaf_v0.6.1", "vif", vif},
+      {"vmaf_v0.6.1neg", "vif=vif_enhn_gain_limit=1", with_suffix(vif, "_egl_1")},
+      {"vmaf_v0.6.1", "adm", adm},
+      {"vmaf_4k_v0.6.1", "adm", adm},
+      {"vmaf_v0.6.1neg", "adm=adm_enhn_gain_limit=1", with_suffix(adm, "_egl_1")},
+      {"vmaf_v0.6.1", "motion", motion},
+      {"vmaf_v0.6.1neg", "motion", motion},
+      {"vmaf_4k_v0.6.1", "motion", motion},
+      {"vmaf_float_v0.6.1", "float_vif", {"vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3"}},
+      {"vmaf_float_v0.6.1",
+       "float_adm",
+       {"adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3"}},
+  };
+  std::vector<SliceRun> out;
+  for (const auto& backend : golden_backends())
+    for (const auto& pair : golden_pairs())
+      for (const Slice& s : slices) {
+        const std::string file = shared_dir() + "/golden/" + pair + "/" + s.run + ".max.json";
+        if (fs::exists(file)) out.push_back({pair, file, s.feature, s.names, backend});
+      }
+  return out;
+}
+
 std::vector<GoldenRun> golden_runs() {
   std::vector<std::pair<std::string, std::string>> runs;
   std::ifstream tsv(shared_dir() + "/golden/runs.tsv");
@@ -34,17 +114,14 @@ std::vector<GoldenRun> golden_runs() {
     if (tab == std::string::npos) continue;
     runs.emplace_back(line.substr(0, tab), line.substr(tab + 1));
   }
-  std::vector<std::string> pairs;
-  for (const auto& e : fs::directory_iterator(shared_dir() + "/golden"))
-    if (e.is_directory()) pairs.push_back(e.path().filename().string());
-  std::sort(pairs.begin(), pairs.end());
   std::vector<GoldenRun> out;
-  for (const auto& pair : pairs)
-    for (const auto& [run, args] : runs) {
-      const std::string dir = shared_dir() + "/golden/" + pair + "/";
-      const std::string file = run == "ssim" ? dir + "fork_ssim.json" : dir + run + ".max.json";
-      if (fs::exists(file)) out.push_back({pair, run, args, file});
-    }
+  for (const auto& backend : golden_backends())
+    for (const auto& pair : golden_pairs())
+      for (const auto& [run, args] : runs) {
+        const std::string dir = shared_dir() + "/golden/" + pair + "/";
+        const std::string file = run == "ssim" ? dir + "fork_ssim.json" : dir + run + ".max.json";
+        if (fs::exists(file)) out.push_back({pair, run, args, file, backend});
+      }
   return out;
 }
 
@@ -70,15 +147,18 @@ std::pair<std::string, std::string> inputs_of(const std::string& pair) {
 void apply_args(const std::string& args, RunConfig& cfg) {
   std::istringstream in(args);
   std::string tok;
+  auto value = [&](const std::string& flag) {
+    std::string v;
+    if (!(in >> v)) throw Error("golden args: " + flag + " without a value");
+    return v;
+  };
   while (in >> tok) {
     if (tok == "--no_prediction") cfg.no_prediction = true;
-    else if (tok == "--feature") {
-      in >> tok;
-      cfg.features.push_back(tok);
-    } else if (tok == "--model") {
-      in >> tok;
-      cfg.models.push_back(tok);
-    } else throw Error("golden args: unexpected '" + tok + "'");
+    else if (tok == "--feature") cfg.features.push_back(value(tok));
+    else if (tok == "--model") cfg.models.push_back(value(tok));
+    else if (tok == "--frame_cnt") cfg.frame_cnt = unsigned(std::stoul(value(tok)));
+    else if (tok == "--aom_ctc" || tok == "--nflx_ctc") apply_preset(tok.substr(2), value(tok), cfg);
+    else throw Error("golden args: unexpected '" + tok + "'");
   }
 }
 
@@ -163,6 +243,45 @@ std::vector<std::string> compare_outputs(const nlohmann::ordered_json& ours, con
   compare_objects("pooled_metrics", ours["pooled_metrics"], golden["pooled_metrics"], rename, diffs, max_reports);
   compare_objects("aggregate_metrics", ours["aggregate_metrics"], golden["aggregate_metrics"], rename, diffs,
                   max_reports);
+  return diffs;
+}
+
+std::vector<std::string> compare_slice(const nlohmann::ordered_json& ours, const nlohmann::ordered_json& golden,
+                                       const std::vector<std::string>& names, std::size_t max_reports) {
+  std::vector<std::string> diffs;
+  auto report = [&](std::string d) {
+    if (diffs.size() < max_reports) diffs.push_back(std::move(d));
+  };
+  const auto& fo = ours["frames"];
+  const auto& fg = golden["frames"];
+  if (fo.size() != fg.size())
+    report("frames: " + std::to_string(fo.size()) + " != golden " + std::to_string(fg.size()));
+  for (std::size_t i = 0; i < std::min(fo.size(), fg.size()); ++i) {
+    const auto& mo = fo[i]["metrics"];
+    const auto& mg = fg[i]["metrics"];
+    std::vector<std::string> order;
+    for (auto it = mo.begin(); it != mo.end(); ++it) order.push_back(it.key());
+    if (order != names) report("frame " + std::to_string(i) + ": our names differ from the expected ones");
+    for (const auto& n : names) {
+      if (!mg.contains(n) || !mo.contains(n)) {
+        report("frame " + std::to_string(i) + ": " + n + " missing" + (mg.contains(n) ? "" : " in the golden"));
+        continue;
+      }
+      if (!same_value(mo[n], mg[n]))
+        report("frame " + std::to_string(i) + " " + n + ": " + show(mo[n]) + " != golden " + show(mg[n]));
+    }
+  }
+  for (const auto& n : names) {
+    const auto& pg = golden["pooled_metrics"];
+    if (!pg.contains(n)) continue;
+    for (auto it = pg[n].begin(); it != pg[n].end(); ++it) {
+      const auto& po = ours["pooled_metrics"];
+      if (!po.contains(n) || !po[n].contains(it.key()) || !same_value(po[n][it.key()], *it))
+        report("pooled " + n + " " + it.key() + ": " +
+               (po.contains(n) && po[n].contains(it.key()) ? show(po[n][it.key()]) : std::string("missing")) +
+               " != golden " + show(*it));
+    }
+  }
   return diffs;
 }
 

@@ -14,15 +14,37 @@ struct GoldenRun {
   std::string run;       // run name from runs.tsv
   std::string args;      // its vqtwin arguments
   std::string golden;    // path of the golden JSON
+  std::string backend;   // RunConfig::backend the run uses ("cpu", ...)
+};
+
+// One extractor run alone against the values it contributed to a golden of a larger run (a model
+// run computes VIF, ADM and motion together): its outputs, by name, per frame and pooled.
+struct SliceRun {
+  std::string pair;
+  std::string golden;              // path of the golden JSON
+  std::string feature;             // --feature text
+  std::vector<std::string> names;  // exactly our outputs, in this order
+  std::string backend;
 };
 
 std::string shared_dir();
 std::string fixtures_dir();
-// Every (pair, run) of runs.tsv that has a golden file (<run>.max.json, or fork_ssim.json for "ssim").
+// The backends the golden suite runs once each: VQTWIN_GOLDEN_BACKENDS (space-separated RunConfig
+// backend names), default "cpu". A device backend adds its name there (e.g. "cpu cuda").
+std::vector<std::string> golden_backends();
+// The RunConfig backend of one of those names (vqtwin::Error for an unknown one).
+Backend backend_of(const std::string& name);
+// Every (pair, run) of runs.tsv that has a golden file (<run>.max.json, or fork_ssim.json for "ssim"),
+// once per backend.
 std::vector<GoldenRun> golden_runs();
+// Every feature slice the goldens hold (integer VIF, ADM and motion from the vmaf runs, float VIF and
+// ADM from the float vmaf run), on every pair that has the golden, once per backend.
+std::vector<SliceRun> slice_runs();
+// A test-name fragment: the text with every character other than [A-Za-z0-9] turned into '_'.
+std::string name_part(std::string text);
 // Reference and distorted .y4m of a golden folder (identical_* compare a ref with itself).
 std::pair<std::string, std::string> inputs_of(const std::string& pair);
-// Fills features/models/no_prediction of `cfg` from an argument text of runs.tsv.
+// Fills features/models/no_prediction/frame_cnt of `cfg` from an argument text of runs.tsv.
 void apply_args(const std::string& args, RunConfig& cfg);
 // Runs vqtwin and returns its JSON at --precision max, parsed (keys kept in order).
 nlohmann::ordered_json run_to_json(const RunConfig& cfg);
@@ -32,9 +54,17 @@ nlohmann::ordered_json load_json(const std::string& path);
 std::vector<std::string> compare_outputs(const nlohmann::ordered_json& ours, const nlohmann::ordered_json& golden,
                                          const std::vector<std::pair<std::string, std::string>>& rename = {},
                                          std::size_t max_reports = 20);
+// Differences between our run of one extractor and a golden of a larger run: every frame holds
+// exactly `names` in this order, each equal bit for bit to the golden's value of that name, and
+// so are the pooled values of those names; empty when equal.
+std::vector<std::string> compare_slice(const nlohmann::ordered_json& ours, const nlohmann::ordered_json& golden,
+                                       const std::vector<std::string>& names, std::size_t max_reports = 20);
 
 }  // namespace vqtwin::test
 
 namespace vqtwin::test {
-inline void PrintTo(const GoldenRun& g, std::ostream* os) { *os << g.pair << "/" << g.run; }
+inline void PrintTo(const GoldenRun& g, std::ostream* os) { *os << g.pair << "/" << g.run << " on " << g.backend; }
+inline void PrintTo(const SliceRun& s, std::ostream* os) {
+  *os << s.pair << " --feature " << s.feature << " vs " << s.golden << " on " << s.backend;
+}
 }  // namespace vqtwin::test

@@ -292,8 +292,8 @@ void run_fixtures(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Arg
     const std::string stem = name.substr(0, name.size() - suffix.size());
     const fs::path dist_path = entry.path().parent_path() / (stem + "_dist.y4m");
     if (!fs::exists(dist_path)) continue;
-    auto rs = open_picture_source(entry.path().string(), RawFormat{});
-    auto ds = open_picture_source(dist_path.string(), RawFormat{});
+    auto rs = open_picture_source(entry.path().string(), SourceOptions{});
+    auto ds = open_picture_source(dist_path.string(), SourceOptions{});
     std::vector<Picture> refs, dists;
     for (unsigned i = 0; i < a.fixture_frames; ++i) {
       Picture r(rs->format()), d(ds->format());

@@ -1,4 +1,4 @@
-// Dispatch rules (spec/dispatch.md, DECISIONS.md §5) on a fake extractor table: a CPU extractor and
+// Dispatch rules (spec: dispatch.md, DECISIONS.md §5) on a fake extractor table: a CPU extractor and
 // a twin whose capability check refuses pictures wider than 100 px.
 #include <gtest/gtest.h>
 

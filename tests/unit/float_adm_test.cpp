@@ -1,4 +1,4 @@
-// float_adm (spec float_adm.md): the rcpss table rule, CSF factor bit patterns, the DWT against
+// float_adm (spec: float_adm.md): the rcpss table rule, CSF factor bit patterns, the DWT against
 // straightforward loops in the order the spec defines (written here), regions, edge cases (identical frames, zero
 // denominator), names/options, and what is refused.
 #include <gtest/gtest.h>
@@ -384,7 +384,7 @@ TEST(FloatAdmExtractor, RefusesSmallPlanesAndBitDepths) {
   f.bitdepth = 14;
   EXPECT_THROW(make_adm({})->init(f), Error);
   EXPECT_THROW(make_adm({{"adm_skip_aim_scale", "4"}}), Error);
-  EXPECT_NO_THROW(make_adm({{"adm_skip_aim_scale", "-1"}}));  // the default, given explicitly (DECISIONS §16)
+  EXPECT_NO_THROW(make_adm({{"adm_skip_aim_scale", "-1"}}));  // the default, given explicitly (spec: DECISIONS.md §16)
 }
 
 TEST(FloatAdmExtractor, IdenticalFramesGiveExactOnes) {

@@ -1,5 +1,5 @@
 // float_ssim: the decimation, the SSIM core and the extractor against straightforward
-// implementations of shared/spec/float_ssim.md written here independently (plain loops, no
+// implementations of the spec written here independently (spec: float_ssim.md; plain loops, no
 // vectorisation, libvmaf's structure), plus the spec's tables and identical-frame values.
 #include <gtest/gtest.h>
 
@@ -222,6 +222,12 @@ void expect_same_means(const float_ssim::Means& a, const float_ssim::Means& b, c
   EXPECT_EQ(std::bit_cast<std::uint32_t>(a.s), std::bit_cast<std::uint32_t>(b.s)) << what;
 }
 
+// The portable build; tests/cpu_check holds the other builds to it.
+float_ssim::Means portable_means(const std::vector<float>& r, const std::vector<float>& d, int w, int h) {
+  float_ssim::Scratch scratch;
+  return float_ssim::ssim_kernels_for(0).means(scratch, r.data(), d.data(), w, h);
+}
+
 TEST(FloatSsimCore, MatchesStraightforwardSsimOnRandomPlanes) {
   const int sizes[][2] = {{11, 11}, {12, 13}, {37, 21}, {64, 64}, {203, 31}, {97, 120}};
   unsigned seed = 1;
@@ -233,7 +239,7 @@ TEST(FloatSsimCore, MatchesStraightforwardSsimOnRandomPlanes) {
       auto d = r;
       std::mt19937 rng(seed * 7);
       for (float& v : d) v = kind == 2 ? float(rng() % 256) : std::fmin(255.0f, std::fmax(0.0f, v + float(int(rng() % 31) - 15)));
-      expect_same_means(float_ssim::ssim_means(r.data(), d.data(), w, h), reference_means(r, d, w, h),
+      expect_same_means(portable_means(r, d, w, h), reference_means(r, d, w, h),
                         std::to_string(w) + "x" + std::to_string(h) + " kind " + std::to_string(kind));
     }
   }
@@ -248,7 +254,7 @@ TEST(FloatSsimCore, SmoothPlanesWithFlatRegions) {
       r[std::size_t(y) * w + x] = x < 40 ? 128.0f : float((x * 3 + y) % 256);
       d[std::size_t(y) * w + x] = x < 40 ? 128.0f : float((x * 3 + y / 2) % 256);
     }
-  expect_same_means(float_ssim::ssim_means(r.data(), d.data(), w, h), reference_means(r, d, w, h), "smooth");
+  expect_same_means(portable_means(r, d, w, h), reference_means(r, d, w, h), "smooth");
 }
 
 // ---- the extractor ----
@@ -268,7 +274,7 @@ TEST(FloatSsimExtractor, FlatIdenticalFramesAreNotAlwaysOne) {
   const double db128 = run_one("float_ssim", {{"enable_db", "true"}}, p128, p128).at("float_ssim");
   EXPECT_EQ(db128, -10.0 * std::log10(0x1p-24));
   EXPECT_NEAR(db128, 72.247, 5e-4);
-  // A score above 1 has no dB value: libvmaf's min() then yields max_db (DECISIONS.md 14).
+  // A score above 1 has no dB value: libvmaf's min() then yields max_db (spec: DECISIONS.md §14).
   EXPECT_EQ(run_one("float_ssim", {{"enable_db", "true"}}, p25, p25).at("float_ssim"),
             std::numeric_limits<double>::infinity());
   EXPECT_EQ(run_one("float_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}, p25, p25).at("float_ssim"), 88.0);

@@ -1,4 +1,4 @@
-// float_vif (spec float_vif.md): generated kernels, the fast log2, the per-scale filters against
+// float_vif (spec: float_vif.md): generated kernels, the fast log2, the per-scale filters against
 // straightforward loops in the order the spec defines (written here), names/options, and what is refused.
 #include <gtest/gtest.h>
 
@@ -200,7 +200,9 @@ ScaleSums literal_scale_sums(const FloatPlane& ref, const FloatPlane& dis, const
   return {acc_num, acc_den};
 }
 
+// The portable row loops; tests/cpu_check holds the other builds to them.
 TEST(FloatVifFilters, FusedScaleSumsEqualTheLiteralLoops) {
+  const ScaleKernels portable = scale_kernels_for(0);
   const StatParams p = make_stat_params(100.0, 2.0);
   ScaleScratch scratch;
   for (auto [w, h] : {std::pair{37, 23}, std::pair{64, 17}, std::pair{18, 40}}) {
@@ -212,7 +214,7 @@ TEST(FloatVifFilters, FusedScaleSumsEqualTheLiteralLoops) {
     for (int s = 0; s < 4; ++s) {
       const auto k = make_kernel(s, 1.0);
       if (int(k.size()) / 2 >= std::min(w, h)) continue;
-      const ScaleSums got = scale_sums(ref, dis, k, p, scratch);
+      const ScaleSums got = scale_sums(portable, ref, dis, k, p, scratch);
       const ScaleSums want = literal_scale_sums(ref, dis, k, p);
       EXPECT_EQ(bits_of(got.num), bits_of(want.num)) << w << "x" << h << " scale " << s;
       EXPECT_EQ(bits_of(got.den), bits_of(want.den)) << w << "x" << h << " scale " << s;
@@ -221,13 +223,14 @@ TEST(FloatVifFilters, FusedScaleSumsEqualTheLiteralLoops) {
 }
 
 TEST(FloatVifFilters, DecimationKeepsEvenSamplesOfTheBlur) {
+  const ScaleKernels portable = scale_kernels_for(0);
   ScaleScratch scratch;
   for (auto [w, h] : {std::pair{37, 23}, std::pair{20, 31}}) {
     const FloatPlane src = random_plane(w, h, 11);
     const auto k = make_kernel(1, 1.0);
     const auto blur = literal_filter(src, src, k, Term::kPlain);
     FloatPlane dst;
-    blur_decimate(src, k, dst, scratch);
+    blur_decimate(portable, src, k, dst, scratch);
     ASSERT_EQ(dst.w, w / 2);
     ASSERT_EQ(dst.h, h / 2);
     for (int i = 0; i < dst.h; ++i)
@@ -315,7 +318,7 @@ TEST(FloatVifExtractor, RefusesSmallPlanesAndBadOptions) {
   EXPECT_THROW(make_vif({{"vif_prescale", "0.5"}})->init(f), Error);  // 8x8 after prescale
   f.bitdepth = 9;
   EXPECT_THROW(make_vif({})->init(f), Error);
-  // An invalid kernel scale is refused when the context is created (DECISIONS §16).
+  // An invalid kernel scale is refused when the context is created (spec: DECISIONS.md §16).
   EXPECT_THROW(make_vif({{"vif_kernelscale", "0.3"}}), Error);
   EXPECT_THROW(make_vif({{"vif_prescale_method", "area"}}), Error);
 }

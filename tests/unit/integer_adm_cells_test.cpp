@@ -146,7 +146,7 @@ void check(int w, int h, int bpc, Content content, const Settings& s, std::mt199
   }
   const Computer c(s, make_csf_factors(s), w, h, bpc);
   auto ws = c.make_workspace();
-  const FrameSums want = c.compute_sums(ref, dis, *ws, scalar_kernels());
+  const FrameSums want = c.compute_sums(ref, dis, *ws, reference_kernels());
   const FrameSums got = bpc == 8 ? cells_sums<std::uint8_t>(c, ref, dis) : cells_sums<std::uint16_t>(c, ref, dis);
   for (int scale = 0; scale < 4; ++scale)
     for (int t = 0; t < 3; ++t) {

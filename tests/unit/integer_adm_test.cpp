@@ -22,65 +22,13 @@
 #include "features/integer_adm/pipeline.hpp"
 #include "features/integer_adm/rows.hpp"
 #include "features/integer_adm/setup.hpp"
+#include "../support/integer_adm_planes.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin::integer_adm {
 namespace {
 
 // ---- helpers ----
-
-// The sample generator of the libvmaf reference cases (the same LCG produced their inputs).
-struct Lcg {
-  uint32_t x;
-  uint32_t next() {
-    x = x * 1103515245u + 12345u;
-    return x >> 16;
-  }
-};
-
-enum class Content { kRandom, kPerturbed, kSmooth };
-
-// ref and dis planes (row-major, w x h) as the reference cases were generated.
-std::pair<std::vector<uint32_t>, std::vector<uint32_t>> make_planes(int w, int h, int bpc, uint32_t seed,
-                                                                    Content kind) {
-  Lcg g{seed};
-  const uint32_t mask = (1u << bpc) - 1;
-  const int sh = bpc - 8;
-  std::vector<uint32_t> ref(std::size_t(w) * h), dis(ref.size());
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      uint32_t& v = ref[std::size_t(y) * w + x];
-      if (kind == Content::kSmooth)
-        v = ((uint32_t(x * 5 + y * 3) << sh) + (g.next() & ((8u << sh) - 1))) & mask;
-      else
-        v = g.next() & mask;
-    }
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    if (kind == Content::kRandom) {
-      dis[i] = g.next() & mask;
-    } else {
-      const int64_t d = int64_t(ref[i]) + (int64_t(g.next() % 5) - 2) * (int64_t(1) << sh);
-      dis[i] = uint32_t(std::clamp<int64_t>(d, 0, mask));
-    }
-  }
-  return {ref, dis};
-}
-
-Picture make_picture(int w, int h, int bpc, const std::vector<uint32_t>& plane) {
-  PictureFormat f;
-  f.width = w;
-  f.height = h;
-  f.bitdepth = bpc;
-  f.chroma = ChromaFormat::k400;
-  Picture p(f);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const uint32_t v = plane[std::size_t(y) * w + x];
-      if (bpc == 8) p.row<uint8_t>(0, y)[x] = uint8_t(v);
-      else p.row<uint16_t>(0, y)[x] = uint16_t(v);
-    }
-  return p;
-}
 
 struct Sink final : FeatureSink {
   std::vector<std::pair<std::string, double>> values;
@@ -316,24 +264,18 @@ void check_dwt123(int scale, int w, int h, const std::vector<int64_t>& in, const
   }
 }
 
-std::vector<const RowKernels*> kernel_sets() {
-  std::vector<const RowKernels*> sets = {&scalar_kernels()};
-  if (avx2_kernels()) sets.push_back(avx2_kernels());
-  if (avx512_kernels()) sets.push_back(avx512_kernels());
-  return sets;
-}
-
+// The reference kernels; tests/cpu_check holds every other variant to them.
 TEST(IntegerAdmDwt, Scale0MatchesAStraightforwardDwtOnTinyPlanes) {
-  for (const RowKernels* k : kernel_sets())
-    for (int bpc : {8, 10, 12, 16})
-      for (auto [w, h] : {std::pair{5, 5}, {6, 7}, {9, 6}, {33, 35}, {70, 45}}) {
-        const auto planes = make_planes(w, h, bpc, uint32_t(w * 131 + h + bpc), Content::kRandom);
-        check_dwt0(w, h, bpc, planes.first, *k);
-        // Extremes: a 0 / max checkerboard.
-        std::vector<uint32_t> board(std::size_t(w) * h);
-        for (int i = 0; i < w * h; ++i) board[i] = ((i % w + i / w) % 2) ? (1u << bpc) - 1 : 0;
-        check_dwt0(w, h, bpc, board, *k);
-      }
+  const RowKernels* k = &reference_kernels();
+  for (int bpc : {8, 10, 12, 16})
+    for (auto [w, h] : {std::pair{5, 5}, {6, 7}, {9, 6}, {33, 35}, {70, 45}}) {
+      const auto planes = make_planes(w, h, bpc, uint32_t(w * 131 + h + bpc), Content::kRandom);
+      check_dwt0(w, h, bpc, planes.first, *k);
+      // Extremes: a 0 / max checkerboard.
+      std::vector<uint32_t> board(std::size_t(w) * h);
+      for (int i = 0; i < w * h; ++i) board[i] = ((i % w + i / w) % 2) ? (1u << bpc) - 1 : 0;
+      check_dwt0(w, h, bpc, board, *k);
+    }
 }
 
 TEST(IntegerAdmDwt, Scale0HandComputedFlatPlanes) {
@@ -346,7 +288,7 @@ TEST(IntegerAdmDwt, Scale0HandComputedFlatPlanes) {
     int16_t* band[3] = {bh.data(), bv.data(), bd.data()};
     for (int y = 0; y < 4; ++y) {
       dwt0_row(p.row<uint8_t>(0, 0), p.stride(0), 8, 8, 8, y, lo.data(), hi.data(), a.data(), band,
-               scalar_kernels());
+               reference_kernels());
       for (int j = 0; j < 4; ++j) {
         EXPECT_EQ(a[j], a_expected);
         EXPECT_EQ(bh[j], 0);
@@ -359,17 +301,17 @@ TEST(IntegerAdmDwt, Scale0HandComputedFlatPlanes) {
 
 TEST(IntegerAdmDwt, Scales123MatchAStraightforwardDwt) {
   std::mt19937 rng(4);
-  for (const RowKernels* k : kernel_sets())
-    for (int scale = 1; scale <= 3; ++scale)
-      for (auto [w, h] : {std::pair{5, 5}, {9, 17}, {40, 23}, {77, 19}}) {
-        // Scale-1 inputs are int16 a values; later scales' take any int32 (the results then wrap
-        // in the int32 narrowing, which both kernels must reproduce).
-        const int64_t span = scale == 1 ? 32767 : 2147483647;
-        std::uniform_int_distribution<int64_t> d(-span, span);
-        std::vector<int64_t> in(std::size_t(w) * h);
-        for (auto& v : in) v = d(rng);
-        check_dwt123(scale, w, h, in, *k);
-      }
+  const RowKernels* k = &reference_kernels();
+  for (int scale = 1; scale <= 3; ++scale)
+    for (auto [w, h] : {std::pair{5, 5}, {9, 17}, {40, 23}, {77, 19}}) {
+      // Scale-1 inputs are int16 a values; later scales' take any int32 (the results then wrap
+      // in the int32 narrowing, which both kernels must reproduce).
+      const int64_t span = scale == 1 ? 32767 : 2147483647;
+      std::uniform_int_distribution<int64_t> d(-span, span);
+      std::vector<int64_t> in(std::size_t(w) * h);
+      for (auto& v : in) v = d(rng);
+      check_dwt123(scale, w, h, in, *k);
+    }
 }
 
 // ---- whole frames against libvmaf's scalar C build ----
@@ -551,141 +493,13 @@ TEST(IntegerAdmNames, SuffixesFollowLibvmafsRule) {
 }
 
 TEST(IntegerAdmCombine, FlatReferenceWithoutNoiseWeightGivesOneAndZeroAim) {
-  // den = 0 (noise weight 0, no detail): adm2 = 1, aim = 0 (libvmaf leaves aim unset; DECISIONS 10).
+  // den = 0 (noise weight 0, no detail): adm2 = 1, aim = 0 (libvmaf leaves aim unset; spec: DECISIONS.md §10).
   const Picture flat = make_picture(48, 48, 8, std::vector<uint32_t>(48 * 48, 90));
   const auto [r, d] = make_planes(48, 48, 8, 3, Content::kRandom);
   const auto v = run_frame("adm_noise_weight=0", flat, make_picture(48, 48, 8, d));
   EXPECT_EQ(v[0].second, 1.0);
   EXPECT_EQ(v[1].second, 0.0);
   EXPECT_EQ(v[2].second, 1.0);
-}
-
-// ---- AVX2 against scalar ----
-
-// Every SIMD set this CPU runs (AVX2, AVX-512).
-std::vector<const RowKernels*> simd_sets() {
-  std::vector<const RowKernels*> sets;
-  for (const RowKernels* k : {avx2_kernels(), avx512_kernels()})
-    if (k) sets.push_back(k);
-  return sets;
-}
-
-TEST(IntegerAdmKernels, SimdEqualsScalarOnWholeFrames) {
-  if (simd_sets().empty()) GTEST_SKIP() << "no AVX2 on this CPU or build";
-  for (const RowKernels* fast : simd_sets())
-  for (int bpc : {8, 10, 16})
-    for (Content kind : {Content::kRandom, Content::kPerturbed, Content::kSmooth})
-      for (auto [w, h] : {std::pair{33, 33}, {70, 45}, {131, 67}, {256, 144}}) {
-        const auto [r, d] = make_planes(w, h, bpc, uint32_t(w + h + bpc), kind);
-        const Picture ref = make_picture(w, h, bpc, r), dis = make_picture(w, h, bpc, d);
-        for (const char* opts : {"", "adm_enhn_gain_limit=1", "adm_enhn_gain_limit=1.3"}) {
-          Settings s;
-          const OptionValues o = options_of(opts);
-          s.enhn_gain_limit = o.get_double("adm_enhn_gain_limit");
-          const Computer c(s, make_csf_factors(s), w, h, bpc);
-          auto ws = c.make_workspace();
-          const FrameScores a = c.compute(ref, dis, *ws, scalar_kernels());
-          const FrameScores b = c.compute(ref, dis, *ws, *fast);
-          for (int i = 0; i < 4; ++i) {
-            ASSERT_EQ(a.scale[i].num, b.scale[i].num) << w << "x" << h << "@" << bpc << " " << opts << " s" << i;
-            ASSERT_EQ(a.scale[i].den, b.scale[i].den) << w << "x" << h << "@" << bpc << " " << opts << " s" << i;
-            ASSERT_EQ(a.scale[i].aim, b.scale[i].aim) << w << "x" << h << "@" << bpc << " " << opts << " s" << i;
-          }
-        }
-      }
-}
-
-// Scale 0 decouple on every int16 ref value (the SIMD gain computes DIV[|o|] instead of reading it).
-TEST(IntegerAdmKernels, SimdDecouple0EqualsScalarOnEveryRefValue) {
-  if (simd_sets().empty()) GTEST_SKIP() << "no AVX2 on this CPU or build";
-  constexpr int n = 65536;
-  std::mt19937 rng(77);
-  std::vector<int16_t> o[3], t[3];
-  for (int i = 0; i < 3; ++i) {
-    o[i].resize(n);
-    t[i].resize(n);
-    for (int x = 0; x < n; ++x) {
-      o[i][x] = int16_t(x - 32768 + i * 4099);
-      t[i][x] = x % 3 == 0 ? o[i][x] : int16_t(rng());
-    }
-  }
-  const int16_t* ref[3] = {o[0].data(), o[1].data(), o[2].data()};
-  const int16_t* dis[3] = {t[0].data(), t[1].data(), t[2].data()};
-  auto run = [&](const RowKernels& k) {
-    std::vector<int16_t> out(6 * std::size_t(n));
-    int16_t* r[3] = {&out[0], &out[n], &out[2 * n]};
-    int16_t* q[3] = {&out[3 * n], &out[4 * n], &out[5 * n]};
-    k.decouple0(ref, dis, 0, n, 100.0, r, q);
-    return out;
-  };
-  const auto expected = run(scalar_kernels());
-  for (const RowKernels* fast : simd_sets()) EXPECT_EQ(run(*fast), expected);
-}
-
-// Decouple rows on values of every magnitude (0, tiny, around 2^15 and 2^26, the int32 extremes),
-// with dis either unrelated or a scaled copy of ref (so the angle test and the gain limit trigger).
-TEST(IntegerAdmKernels, SimdDecoupleRowsEqualScalarOnEveryMagnitude) {
-  if (simd_sets().empty()) GTEST_SKIP() << "no AVX2 on this CPU or build";
-  for (const RowKernels* fast : simd_sets()) {
-  std::mt19937 rng(12345);
-  const int32_t edges[] = {0, 1, -1, 32767, -32768, 32768, -32769, 65535, -65536, (1 << 26) - 1, -(1 << 26),
-                           1 << 26, INT32_MAX, INT32_MIN, INT32_MIN + 1};
-  auto value = [&](int bits) -> int32_t {
-    if (rng() % 8 == 0) return edges[rng() % std::size(edges)];
-    const int64_t span = int64_t(1) << bits;
-    return int32_t(int64_t(rng() % uint64_t(2 * span)) - span);
-  };
-  constexpr int n = 203;  // odd: row tails too
-  for (int round = 0; round < 400; ++round) {
-    const int bits = 1 + int(rng() % 31);
-    const bool related = round % 2 == 0;
-    std::vector<int32_t> o[3], t[3], rs[2][3], qs[2][3];
-    std::vector<int16_t> o16[3], t16[3], rs16[2][3], qs16[2][3];
-    for (int i = 0; i < 3; ++i) {
-      o[i].resize(n);
-      t[i].resize(n);
-      o16[i].resize(n);
-      t16[i].resize(n);
-      for (int x = 0; x < n; ++x) {
-        o[i][x] = value(bits);
-        t[i][x] = related ? int32_t(std::clamp(double(o[i][x]) * (0.25 + 0.01 * (rng() % 200)), -2147483648.0, 2147483647.0))
-                          : value(bits);
-        if (related && rng() % 4 == 0) t[i][x] = o[i][x];
-        o16[i][x] = int16_t(o[i][x] >> std::max(0, bits - 15));
-        t16[i][x] = related ? int16_t(std::clamp(double(o16[i][x]) * (0.5 + 0.01 * (rng() % 100)), -32768.0, 32767.0))
-                            : int16_t(t[i][x] >> std::max(0, bits - 15));
-      }
-      for (int k = 0; k < 2; ++k) {
-        rs[k][i].assign(n, 7);
-        qs[k][i].assign(n, 7);
-        rs16[k][i].assign(n, 7);
-        qs16[k][i].assign(n, 7);
-      }
-    }
-    const double egl = round % 3 == 0 ? 1.0 : (round % 3 == 1 ? 100.0 : 1.3);
-    const int x0 = int(rng() % 9), x1 = n - int(rng() % 9);
-    const RowKernels* sets[2] = {&scalar_kernels(), fast};
-    for (int k = 0; k < 2; ++k) {
-      const int32_t* ref[3] = {o[0].data(), o[1].data(), o[2].data()};
-      const int32_t* dis[3] = {t[0].data(), t[1].data(), t[2].data()};
-      int32_t* r[3] = {rs[k][0].data(), rs[k][1].data(), rs[k][2].data()};
-      int32_t* q[3] = {qs[k][0].data(), qs[k][1].data(), qs[k][2].data()};
-      sets[k]->decouple123(ref, dis, x0, x1, egl, r, q);
-      const int16_t* ref16[3] = {o16[0].data(), o16[1].data(), o16[2].data()};
-      const int16_t* dis16[3] = {t16[0].data(), t16[1].data(), t16[2].data()};
-      int16_t* r16[3] = {rs16[k][0].data(), rs16[k][1].data(), rs16[k][2].data()};
-      int16_t* q16[3] = {qs16[k][0].data(), qs16[k][1].data(), qs16[k][2].data()};
-      sets[k]->decouple0(ref16, dis16, x0, x1, egl, r16, q16);
-    }
-    for (int i = 0; i < 3; ++i)
-      for (int x = 0; x < n; ++x) {
-        ASSERT_EQ(rs[0][i][x], rs[1][i][x]) << "round " << round << " t" << i << " x " << x << " o " << o[i][x];
-        ASSERT_EQ(qs[0][i][x], qs[1][i][x]) << "round " << round << " t" << i << " x " << x;
-        ASSERT_EQ(rs16[0][i][x], rs16[1][i][x]) << "round " << round << " t" << i << " x " << x;
-        ASSERT_EQ(qs16[0][i][x], qs16[1][i][x]) << "round " << round << " t" << i << " x " << x;
-      }
-  }
-  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "common/cpu.hpp"
 #include "features/integer_motion/cells.hpp"
 #include "features/integer_motion/sad.hpp"
 #include "motion_test_util.hpp"
@@ -42,9 +43,9 @@ std::uint64_t cpu_sad(const Picture& prev, const Picture& cur, const integer_mot
 }
 
 void expect_same_sad(const Picture& a, const Picture& b) {
-  const std::uint64_t want = cpu_sad(a, b, integer_motion::portable_sad_kernels());
+  const std::uint64_t want = cpu_sad(a, b, integer_motion::sad_kernels_for(0));
   EXPECT_EQ(cells_sad_of(a, b), want);
-  EXPECT_EQ(cpu_sad(a, b, integer_motion::best_sad_kernels()), want);
+  EXPECT_EQ(cpu_sad(a, b, integer_motion::sad_kernels_for(cpu::flags())), want);
 }
 
 TEST(IntegerMotionCells, SadEqualsTheCpuAtEveryDepthAndSize) {
@@ -72,7 +73,7 @@ TEST(IntegerMotionCells, RowTotalsWrapAtThirtyTwoBitsAsTheCpus) {
   const PictureFormat f = format(70000, 3, 16);
   const Picture zero = make_picture(f, [](int, int, int) { return 0u; });
   const Picture top = make_picture(f, [](int, int, int) { return 65535u; });
-  const std::uint64_t want = cpu_sad(zero, top, integer_motion::portable_sad_kernels());
+  const std::uint64_t want = cpu_sad(zero, top, integer_motion::sad_kernels_for(0));
   EXPECT_EQ(cells_sad_of(zero, top), want);
   std::uint64_t unwrapped = 0;  // what a 64-bit row sum would give: different, so the test can fail
   for (int x = 0; x < 70000; ++x) unwrapped += 65535;  // |X| = 65535 everywhere (a flat difference)

@@ -1,6 +1,5 @@
-// integer_ssim: the extractor against a straightforward implementation of
-// shared/spec/integer_ssim.md written here (direct 9x9 window sums per pixel, int64, the double
-// formula spelled out), at 8, 10, 12 and 16 bits, odd and tiny sizes; identical frames; names.
+// integer_ssim: the extractor against a straightforward implementation of the spec written here
+// (spec: integer_ssim.md; direct 9x9 window sums per pixel, int64, the double formula spelled out), at 8, 10, 12 and 16 bits, odd and tiny sizes; identical frames; names.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -99,7 +99,8 @@ void check(int w, int h, int bpc, Content c, double egl, bool skip, std::mt19937
     }
   FrameSetup s;
   s.width = w, s.height = h, s.bpc = bpc, s.gain_limit = egl, s.skip_scale0 = skip;
-  const auto want = frame_sums(scalar_kernels(), s, {x.data(), stride}, {y.data(), stride});
+  Workspace ws;
+  const auto want = frame_sums(reference_kernels(), s, {x.data(), stride}, {y.data(), stride}, ws);
   const auto got = cells_sums<T>(s, x.data(), stride, y.data(), stride);
   for (int k = 0; k < kNumScales; ++k) {
     EXPECT_EQ(got[k].num_log, want[k].num_log) << "scale " << k;

@@ -57,6 +57,47 @@ TEST(Options, StrictErrors) {
   }
 }
 
+// libvmaf reads every numeric option value as a float and rewrites it with "%g" before its extractor
+// sees it (hand-checked: (float)1.2345678 = 1.23456776..., "%g" -> "1.23457").
+TEST(Options, NumbersAreLibvmafsSixDigits) {
+  EXPECT_EQ(libvmaf_normalised_value("1.2345678"), "1.23457");
+  EXPECT_EQ(libvmaf_normalised_value("2.0000001"), "2");
+  EXPECT_EQ(libvmaf_normalised_value("2.0"), "2");
+  EXPECT_EQ(libvmaf_normalised_value(" 0.5 "), "0.5");
+  EXPECT_EQ(libvmaf_normalised_value("1e3"), "1000");
+  EXPECT_EQ(libvmaf_normalised_value("1234567"), "1.23457e+06");
+  EXPECT_EQ(libvmaf_normalised_value("1e-50"), "0");  // below the float range
+  EXPECT_EQ(libvmaf_normalised_value("bicubic"), "bicubic");
+  EXPECT_EQ(libvmaf_normalised_value("1.5x"), "1.5x");  // not a number alone: left as it is
+
+  OptionValues v(kSchema, {{"mfw", "1.2345678"}}, "t");
+  EXPECT_EQ(v.get_double("motion_fps_weight"), 1.23457);
+  EXPECT_EQ(v.output_name("motion2"), "motion2_mfw_1.23457");
+  // Equal to the default once normalised: computes with the default and names nothing.
+  OptionValues d(kSchema, {{"mfw", "1.0000001"}, {"mbo", "40.000001"}}, "t");
+  EXPECT_EQ(d.get_double("motion_fps_weight"), 1.0);
+  EXPECT_TRUE(d.is_default("motion_fps_weight"));
+  EXPECT_EQ(d.output_name("motion2"), "motion2");
+  // A value just outside the range that rounds into it is accepted, as libvmaf checks the 6-digit value.
+  EXPECT_EQ(OptionValues(kSchema, {{"mfw", "5.0000001"}}, "t").get_double("motion_fps_weight"), 5.0);
+  // Integers: "3.0" is 3; more than 6 digits cannot reach an integer option intact (libvmaf reads 1).
+  EXPECT_EQ(OptionValues(kSchema, {{"mfs", "3.0"}}, "t").get_int("motion_filter_size"), 3);
+  try {
+    OptionValues(kSchema, {{"mfs", "1000003"}}, "t");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "t: option 'motion_filter_size' = 1000003 has more than 6 significant digits, which libvmaf cannot "
+                 "pass to an integer option");
+  }
+  try {
+    OptionValues(kSchema, {{"mfw", "5.00001"}}, "t");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "t: option 'motion_fps_weight' = 5.00001 is out of range [0, 5]");
+  }
+}
+
 TEST(Options, SplitOptionString) {
   auto p = split_option_string("a=1:b=true", "x");
   ASSERT_EQ(p.size(), 2u);

@@ -1,9 +1,11 @@
-// float_adm, CPU reference (behaviour: ../shared/spec/float_adm.md).
+// float_adm, CPU reference (spec: float_adm.md).
 #include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "common/luma_float.hpp"
+#include "common/workspace_pool.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
 #include "core/format_checks.hpp"
@@ -12,7 +14,6 @@
 #include "features/float_adm/math.hpp"
 #include "features/float_adm/scale.hpp"
 #include "features/float_adm/schema.hpp"
-#include "features/float_vif/samples.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
@@ -21,18 +22,14 @@ namespace {
 
 constexpr int kScales = 4;
 
-// Per-thread planes: concurrent frames never share them, and a thread reuses its allocation.
+// The planes of one extract() call, borrowed from the context's pool: concurrent frames never share
+// them, and they are reused from frame to frame.
 struct Workspace {
   std::vector<float> ref_in, dis_in;  // samples - 128, packed w x h
   Subbands ref[2], dis[2];            // this scale's bands and the previous scale's (its a band is the input)
   ScaleWork scale;
   std::vector<float> scratch;
 };
-
-Workspace& thread_workspace() {
-  thread_local Workspace ws;
-  return ws;
-}
 
 struct FrameScores {
   float num[kScales] = {}, den[kScales] = {}, aim[kScales] = {};
@@ -74,7 +71,7 @@ class FloatAdmCpu final : public Extractor {
 
   void init(const PictureFormat& f) override {
     require_standard_bitdepth("float_adm", f.bitdepth);
-    // libvmaf reads outside its bands below 17 pixels; DECISIONS §16 shares integer ADM's 33.
+    // libvmaf reads outside its bands below 17 pixels; we share integer ADM's 33 (spec: DECISIONS.md §16).
     if (f.width < 33 || f.height < 33)
       throw Error("float_adm: the luma plane " + std::to_string(f.width) + "x" + std::to_string(f.height) +
                   " is too small (ADM needs at least 33 pixels in each dimension)");
@@ -83,12 +80,13 @@ class FloatAdmCpu final : public Extractor {
   }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
-    Workspace& ws = thread_workspace();
+    const auto lease = workspaces_.take();
+    Workspace& ws = *lease;
     const std::size_t n = std::size_t(width_) * std::size_t(height_);
     ws.ref_in.resize(n);
     ws.dis_in.resize(n);
-    float_vif::luma_to_float(ref, ws.ref_in.data());
-    float_vif::luma_to_float(dist, ws.dis_in.data());
+    luma_to_float(ref, 128.0f, ws.ref_in.data());
+    luma_to_float(dist, 128.0f, ws.dis_in.data());
 
     FrameScores sc;
     const float* ref_src = ws.ref_in.data();
@@ -134,7 +132,7 @@ class FloatAdmCpu final : public Extractor {
     num = num < limit ? 0.0 : num;
     den = den < limit ? 0.0 : den;
     double adm2 = 1.0;
-    double aim = 0.0;  // libvmaf leaves aim unset when den == 0; we emit 0 (DECISIONS §16)
+    double aim = 0.0;  // libvmaf leaves aim unset when den == 0; we emit 0 (spec: DECISIONS.md §16)
     if (den != 0.0) {
       const double ratio = aim_num / aim_den;
       aim = ratio < 1.0 ? ratio : 1.0;
@@ -171,6 +169,7 @@ class FloatAdmCpu final : public Extractor {
   std::array<std::string, kNames.size()> names_;
   std::array<std::string, kDebugNames.size()> debug_names_;
   int width_ = 0, height_ = 0;
+  WorkspacePool<Workspace> workspaces_;
 };
 
 }  // namespace

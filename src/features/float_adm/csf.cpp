@@ -1,4 +1,4 @@
-// float ADM's CSF factors (spec float_adm.md §4, integer_adm.md §5.2-§5.3 for the formulas).
+// float ADM's CSF factors (spec: float_adm.md §4, integer_adm.md §5.2-§5.3 for the formulas).
 // Types follow libvmaf: float parameters and intermediates where it stores floats, double
 // arithmetic where a double operand or a libm call promotes the expression.
 #include "features/float_adm/csf.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// float ADM's contrast-sensitivity factors per scale (spec float_adm.md §4), computed once per
+// float ADM's contrast-sensitivity factors per scale (spec: float_adm.md §4), computed once per
 // context on the host. Mode 1 = Barten, 2 = ADM native, every other mode Watson (1/Q).
 namespace vqtwin::float_adm {
 

@@ -1,4 +1,4 @@
-// float ADM's db2 DWT (spec float_adm.md §3): vertical pass then horizontal, 4 taps summed from 0
+// float ADM's db2 DWT (spec: float_adm.md §3): vertical pass then horizontal, 4 taps summed from 0
 // in tap order, every product and sum a float rounding; edges mirrored as libvmaf's index tables
 // (q = -1 -> 1, q = n -> n-1, q = n+1 -> n-2).
 #include "features/float_adm/dwt.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// float ADM's one-level db2 wavelet transform (spec float_adm.md §3).
+// float ADM's one-level db2 wavelet transform (spec: float_adm.md §3).
 #include <cstddef>
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
-// float ADM's per-cell scalar math, shared by the CPU reference and the twins (behaviour:
-// ../shared/spec/float_adm.md §2, §5, §6). One line = one IEEE operation in libvmaf's order and type.
+// float ADM's per-cell scalar math, shared by the CPU reference and the twins (spec: float_adm.md
+// §2, §5, §6). One line = one IEEE operation in libvmaf's order and type.
 #include <cmath>
 #include <cstdint>
 #include <cstring>

@@ -1,4 +1,4 @@
-// The measured rcpss table as data (DECISIONS §15); regenerate with gen_rcpss_table.py.
+// The measured rcpss table as data (spec: DECISIONS.md §15); regenerate with gen_rcpss_table.py.
 #include <cstdint>
 
 #include "features/float_adm/math.hpp"

@@ -1,4 +1,4 @@
-// float ADM on one scale (spec float_adm.md §5-§8).
+// float ADM on one scale (spec: float_adm.md §5-§8).
 //
 // The loops run row by row over plain arrays so that the compiler can put neighbouring columns in
 // SIMD lanes: every lane performs exactly the per-cell operations of the spec, in its order (no

@@ -1,5 +1,5 @@
 #pragma once
-// float ADM's work on one scale's subbands (spec float_adm.md §5-§8): decouple, CSF and masking
+// float ADM's work on one scale's subbands (spec: float_adm.md §5-§8): decouple, CSF and masking
 // planes, the contrast-masked sums (DLM numerator, AIM numerator) and the denominator.
 #include <cstdint>
 #include <vector>

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "common/luma_float.hpp"
 #include "features/float_motion/math.hpp"
 
 namespace vqtwin::float_motion {
@@ -16,7 +17,7 @@ constexpr int kSadGroup = 8;
 }  // namespace
 
 PlaneBlur::PlaneBlur(int width, int height, int filter_size, const Kernels& kernels)
-    : k_(&kernels), w_(width), h_(height), taps_(taps_read(filter_size)), identity_(filter_size == 1), scale_(1.0f) {
+    : k_(kernels), w_(width), h_(height), taps_(taps_read(filter_size)), identity_(filter_size == 1), scale_(1.0f) {
   rows_.resize(std::size_t(5) * std::size_t(w_));
   padded_.resize(std::size_t(w_) + 4);
 }
@@ -26,8 +27,8 @@ const float* PlaneBlur::source_row(const Picture& pic, int p, int y) {
   while (converted_up_to_ < y) {
     ++converted_up_to_;
     float* dst = &rows_[std::size_t(converted_up_to_ % 5) * w_];
-    if constexpr (sizeof(T) == 1) k_->convert8(pic.row<T>(p, converted_up_to_), dst, w_);
-    else k_->convert16(pic.row<T>(p, converted_up_to_), scale_, dst, w_);
+    if constexpr (sizeof(T) == 1) k_.convert8(pic.row<T>(p, converted_up_to_), dst, w_);
+    else k_.convert16(pic.row<T>(p, converted_up_to_), scale_, dst, w_);
   }
   return &rows_[std::size_t(y % 5) * w_];
 }
@@ -43,22 +44,22 @@ float PlaneBlur::run_typed(const Picture& pic, int p, float* out, const float* p
     float* dst = out + std::ptrdiff_t(y) * w;
     if (identity_) {
       // [0 0 1 0 0] returns every sample unchanged: 0*x adds only zeros to 1*x (see kernels.inc).
-      if constexpr (sizeof(T) == 1) k_->convert8(pic.row<T>(p, y), dst, w);
-      else k_->convert16(pic.row<T>(p, y), scale_, dst, w);
+      if constexpr (sizeof(T) == 1) k_.convert8(pic.row<T>(p, y), dst, w);
+      else k_.convert16(pic.row<T>(p, y), scale_, dst, w);
     } else {
       const float* rows[5];
       for (int k = 0; k < taps_; ++k) rows[k] = source_row<T>(pic, p, reflect101(y - r + k, h));
       float* mid = padded_.data() + r;
-      (taps_ == 3 ? k_->columns3 : k_->columns5)(rows, f, mid, w);
+      (taps_ == 3 ? k_.columns3 : k_.columns5)(rows, f, mid, w);
       for (int m = 1; m <= r; ++m) {
         mid[-m] = mid[m];
         mid[w - 1 + m] = mid[w - 1 - m];
       }
-      (taps_ == 3 ? k_->row3 : k_->row5)(padded_.data(), f, dst, w);
+      (taps_ == 3 ? k_.row3 : k_.row5)(padded_.data(), f, dst, w);
     }
     if (prev && (y + 1 - sad_from == kSadGroup || y == h - 1)) {
       const std::ptrdiff_t at = std::ptrdiff_t(sad_from) * w;
-      total = k_->sad_rows(out + at, prev + at, w, w, y + 1 - sad_from, total);
+      total = k_.sad_rows(out + at, prev + at, w, w, y + 1 - sad_from, total);
       sad_from = y + 1;
     }
   }
@@ -67,7 +68,7 @@ float PlaneBlur::run_typed(const Picture& pic, int p, float* out, const float* p
 
 float PlaneBlur::run(const Picture& pic, int p, float* out, const float* prev) {
   const int bpc = pic.format().bitdepth;
-  scale_ = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : bpc == 16 ? 256.0f : 1.0f;
+  scale_ = luma_scale(bpc);
   return bpc > 8 ? run_typed<std::uint16_t>(pic, p, out, prev) : run_typed<std::uint8_t>(pic, p, out, prev);
 }
 

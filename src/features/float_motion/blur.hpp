@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "common/cpu.hpp"
 #include "features/float_motion/kernels.hpp"
 #include "vqtwin/picture.hpp"
 
@@ -13,7 +14,8 @@ namespace vqtwin::float_motion {
 class PlaneBlur {
  public:
   // filter_size: the option value (1 = pass-through, 3, anything else = 5 taps).
-  PlaneBlur(int width, int height, int filter_size, const Kernels& kernels = best_kernels());
+  // `kernels` defaults to the table cpu::flags() allows when the blur is made.
+  PlaneBlur(int width, int height, int filter_size, const Kernels& kernels = kernels_for(cpu::flags()));
 
   int width() const { return w_; }
   int height() const { return h_; }
@@ -29,7 +31,7 @@ class PlaneBlur {
   template <class T>
   const float* source_row(const Picture& pic, int p, int y);
 
-  const Kernels* k_;
+  Kernels k_;
   int w_, h_, taps_;
   bool identity_;
   float scale_;                   // 1, 4, 16 or 256: the divisor taking samples to 8-bit units
@@ -39,7 +41,7 @@ class PlaneBlur {
 };
 
 // Sequential fp32 SAD total of two w x h planes (row stride w), in libvmaf's order.
-float sad_total(const float* a, const float* b, int w, int h, const Kernels& kernels = best_kernels());
+float sad_total(const float* a, const float* b, int w, int h, const Kernels& kernels = kernels_for(cpu::flags()));
 
 // motion_add_scale1's bilinear half-size resampler (dst is dw x dh, row stride dw).
 class HalfResampler {

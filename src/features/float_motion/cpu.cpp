@@ -87,8 +87,9 @@ class FloatMotionCpu final : public Extractor {
     if (force_zero_) return;  // no pixel is ever read
     const int min_size = taps_read(filter_size_) / 2 + 1;
     const int planes = add_uv_ ? 3 : 1;
+    // Chroma: the floor-sized region libvmaf's pictures hold (PictureFormat::scored_width).
     for (int p = 0; p < planes; ++p) {
-      const int w = f.plane_width(p), h = f.plane_height(p);
+      const int w = f.scored_width(p), h = f.scored_height(p);
       if (w < min_size || h < min_size)
         throw Error("float_motion: a " + std::to_string(w) + "x" + std::to_string(h) + " plane is too small for its " +
                     std::to_string(taps_read(filter_size_)) + "-tap blur (at least " + std::to_string(min_size) +
@@ -97,7 +98,7 @@ class FloatMotionCpu final : public Extractor {
       if (add_scale1_ && half_size(w) > 7680)
         throw Error("float_motion: motion_add_scale1 supports planes up to 15360 pixels wide, not " + std::to_string(w));
     }
-    for (int p = 0; p < planes; ++p) planes_.emplace_back(f.plane_width(p), f.plane_height(p), filter_size_, add_scale1_);
+    for (int p = 0; p < planes; ++p) planes_.emplace_back(f.scored_width(p), f.scored_height(p), filter_size_, add_scale1_);
   }
 
   void extract(const Picture& ref, const Picture&, unsigned index, FeatureSink& out) override {

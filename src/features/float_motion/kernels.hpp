@@ -1,8 +1,8 @@
 #pragma once
 // float_motion's row kernels. The same source is compiled twice (portable x86-64 / any CPU, and
-// AVX2 where the compiler supports it); both compute every output with the same fp32 operations in
-// the same order (lanes only widen the loop over pixels, no FMA), so they agree bit for bit, which
-// the unit tests check.
+// AVX2 on x86-64); both compute every output with the same fp32 operations in the same order
+// (lanes only widen the loop over pixels, no FMA), so they agree bit for bit, which
+// tests/cpu_check checks.
 #include <cstddef>
 #include <cstdint>
 
@@ -24,9 +24,8 @@ struct Kernels {
   float (*sad_rows)(const float* a, const float* b, std::ptrdiff_t stride, int w, int rows, float total);
 };
 
-// The fastest set this CPU runs.
-const Kernels& best_kernels();
-// The set built for the baseline instruction set (the reference the others are tested against).
-const Kernels& portable_kernels();
+// The table for a set of cpu:: flags (common/cpu.hpp). kernels_for(0) is the portable build (the
+// reference); kernels_for(cpu::flags()) the one to run.
+Kernels kernels_for(unsigned cpu_flags);
 
 }  // namespace vqtwin::float_motion

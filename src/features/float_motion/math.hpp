@@ -1,5 +1,5 @@
 #pragma once
-// float_motion's scalar math, shared by the CPU reference and the twins (spec/float_motion.md).
+// float_motion's scalar math, shared by the CPU reference and the twins (spec: float_motion.md).
 // Everything here is IEEE binary32/binary64 with each operation rounded once, in this order.
 #include <cmath>
 

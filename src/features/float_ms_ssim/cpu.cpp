@@ -1,14 +1,16 @@
-// float_ms_ssim, CPU reference (behaviour: shared/spec/float_ms_ssim.md).
+// float_ms_ssim, CPU reference (spec: float_ms_ssim.md).
 #include <memory>
 #include <string>
 
+#include "common/cpu.hpp"
+#include "common/luma_float.hpp"
+#include "common/workspace_pool.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/float_ms_ssim/math.hpp"
 #include "features/float_ms_ssim/pyramid.hpp"
 #include "features/float_ms_ssim/schema.hpp"
-#include "features/float_ssim/convert.hpp"
 #include "features/float_ssim/ssim_core.hpp"
 #include "features/ssim_common/db.hpp"
 #include "vqtwin/error.hpp"
@@ -17,16 +19,27 @@ namespace vqtwin {
 namespace float_ms_ssim {
 namespace {
 
+// The memory of one frame in flight: both pyramids (ref levels 0..4, then dist levels) and the
+// kernels' scratch, grown to the first frame's size and then reused.
+struct Workspace {
+  std::unique_ptr<float[]> planes;
+  std::size_t capacity = 0;
+  Scratch pyramid;
+  float_ssim::Scratch ssim;
+};
+
 class FloatMsSsimCpu final : public Extractor {
  public:
   explicit FloatMsSsimCpu(const OptionValues& o)
       : enable_lcs_(o.get_bool("enable_lcs")),
         enable_db_(o.get_bool("enable_db")),
-        clip_db_(o.get_bool("clip_db")) {}
+        clip_db_(o.get_bool("clip_db")),
+        pyramid_(pyramid_kernels_for(cpu::flags())),
+        ssim_(float_ssim::ssim_kernels_for(cpu::flags())) {}
 
   void init(const PictureFormat& f) override {
     require_standard_bitdepth("float_ms_ssim", f.bitdepth);
-    // libvmaf fails every frame of such a video (DECISIONS.md 13); say so once, up front.
+    // libvmaf fails every frame of such a video (spec: DECISIONS.md §13); say so once, up front.
     if (!size_supported(f.width, f.height))
       throw Error("float_ms_ssim: " + std::to_string(f.width) + "x" + std::to_string(f.height) +
                   " is too small; its 5-level pyramid needs at least 176 pixels in each dimension");
@@ -45,24 +58,23 @@ class FloatMsSsimCpu final : public Extractor {
   }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
-    // Per-thread pyramids (frames are extracted concurrently): ref levels 0..4, then dist levels.
-    thread_local std::unique_ptr<float[]> planes;
-    thread_local std::size_t capacity = 0;
-    if (capacity < 2 * pyramid_size_) {
-      planes = std::make_unique_for_overwrite<float[]>(2 * pyramid_size_);  // all written before use
-      capacity = 2 * pyramid_size_;
+    const auto lease = workspaces_.take();
+    Workspace& ws = *lease;
+    if (ws.capacity < 2 * pyramid_size_) {
+      ws.planes = std::make_unique_for_overwrite<float[]>(2 * pyramid_size_);  // all written before use
+      ws.capacity = 2 * pyramid_size_;
     }
-    float* r = planes.get();
+    float* r = ws.planes.get();
     float* d = r + pyramid_size_;
-    float_ssim::luma_to_float(ref, r);
-    float_ssim::luma_to_float(dist, d);
+    luma_to_float(ref, 0.0f, r);
+    luma_to_float(dist, 0.0f, d);
     for (int k = 1; k < kLevels; ++k) {
-      lpf_decimate(r + offset_[k - 1], w_[k - 1], h_[k - 1], r + offset_[k]);
-      lpf_decimate(d + offset_[k - 1], w_[k - 1], h_[k - 1], d + offset_[k]);
+      pyramid_.lpf_decimate(ws.pyramid, r + offset_[k - 1], w_[k - 1], h_[k - 1], r + offset_[k]);
+      pyramid_.lpf_decimate(ws.pyramid, d + offset_[k - 1], w_[k - 1], h_[k - 1], d + offset_[k]);
     }
     float l[kLevels], c[kLevels], s[kLevels];
     for (int k = 0; k < kLevels; ++k) {
-      const float_ssim::Means m = float_ssim::ssim_means(r + offset_[k], d + offset_[k], w_[k], h_[k]);
+      const float_ssim::Means m = ssim_.means(ws.ssim, r + offset_[k], d + offset_[k], w_[k], h_[k]);
       l[k] = m.l;
       c[k] = m.c;
       s[k] = m.s;
@@ -82,6 +94,10 @@ class FloatMsSsimCpu final : public Extractor {
   std::size_t offset_[kLevels] = {};
   std::size_t pyramid_size_ = 0;
   double max_db_ = 0;
+  // Chosen when the context is created (common/cpu.hpp).
+  const PyramidKernels pyramid_;
+  const float_ssim::SsimKernels ssim_;
+  WorkspacePool<Workspace> workspaces_;
 };
 
 }  // namespace

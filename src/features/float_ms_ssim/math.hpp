@@ -1,6 +1,6 @@
 #pragma once
-// float_ms_ssim's constants and the combination of the per-level means (behaviour:
-// shared/spec/float_ms_ssim.md), shared by the CPU reference and the twins.
+// float_ms_ssim's constants and the combination of the per-level means (spec: float_ms_ssim.md),
+// shared by the CPU reference and the twins.
 #include <cmath>
 
 #include "core/hd.hpp"

@@ -30,13 +30,18 @@ std::uint64_t row_sse_8(const std::uint8_t* a, const std::uint8_t* b, int w) {
   return total;
 }
 
-// Exact SSE of two 10/12-bit rows (squares below 2^24, summed in 64 bits).
-std::uint64_t row_sse_16(const std::uint16_t* a, const std::uint16_t* b, int w) {
+// Exact SSE of two 10/12-bit rows (squares below 2^24, summed in 64 bits). The samples are ORed into
+// `seen`: a sample of 2^bpc or more (libvmaf accepts them) voids the exactness argument above, and the
+// caller then takes libvmaf's order. The square of the magnitude is unsigned, so it cannot overflow.
+std::uint64_t row_sse_16(const std::uint16_t* a, const std::uint16_t* b, int w, std::uint32_t& seen) {
   std::uint64_t s = 0;
+  std::uint32_t any = 0;
   for (int x = 0; x < w; ++x) {
-    const std::int32_t e = std::int32_t(a[x]) - std::int32_t(b[x]);
-    s += std::uint32_t(e * e);
+    const std::uint32_t e = a[x] > b[x] ? std::uint32_t(a[x] - b[x]) : std::uint32_t(b[x] - a[x]);
+    s += e * e;
+    any |= std::uint32_t(a[x] | b[x]);
   }
+  seen |= any;
   return s;
 }
 
@@ -63,9 +68,13 @@ class FloatPsnrCpu final : public Extractor {
     if (!front_.exact_integer()) return front_.emit_noise(noise_sequential(ref, dist, front_.scale()), index, out);
     const int w = ref.width(0), h = ref.height(0);
     std::uint64_t sse = 0;
+    std::uint32_t seen = 0;
     for (int y = 0; y < h; ++y)
-      sse += ref.format().bitdepth > 8 ? row_sse_16(ref.row<std::uint16_t>(0, y), dist.row<std::uint16_t>(0, y), w)
-                                       : row_sse_8(ref.row<std::uint8_t>(0, y), dist.row<std::uint8_t>(0, y), w);
+      sse += ref.format().bitdepth > 8
+                 ? row_sse_16(ref.row<std::uint16_t>(0, y), dist.row<std::uint16_t>(0, y), w, seen)
+                 : row_sse_8(ref.row<std::uint8_t>(0, y), dist.row<std::uint8_t>(0, y), w);
+    // A sample of 2^bpc or more voids the exactness argument (front.hpp): libvmaf's order then.
+    if (seen >> ref.format().bitdepth) return front_.emit_noise(noise_sequential(ref, dist, front_.scale()), index, out);
     front_.emit_sse(sse, index, out);
   }
 

@@ -7,7 +7,9 @@
 // exact: the difference (a - b) / scale and its square (a - b)^2 / scale^2 fit in 24 bits, and every
 // partial sum is an integer multiple of 1 / scale^2 below 2^53 / scale^2 (checked at init). So the
 // double total equals the exact integer SSE / scale^2, which any summation order gives. At 16 bits
-// the fp32 square rounds; there the sequential double sum must be computed as libvmaf does.
+// the fp32 square rounds; there the sequential double sum must be computed as libvmaf does. Samples of
+// 2^bpc or more (libvmaf accepts them at 10/12 bits) void the argument too: the CPU reference then takes
+// the sequential sum for that frame (the CUDA twin does not check yet).
 #include <cstdint>
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// float_psnr's scalar math (spec/psnr.md §2), shared by the CPU reference and the twins.
+// float_psnr's scalar math (spec: psnr.md §2), shared by the CPU reference and the twins.
 #include <algorithm>
 #include <cmath>
 

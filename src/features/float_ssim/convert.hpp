@@ -1,12 +1,11 @@
 #pragma once
-// Luma samples -> float in the 8-bit range (libvmaf's picture_copy with offset 0), shared by
-// float_ssim and float_ms_ssim.
-#include "vqtwin/picture.hpp"
+// Moved to common/luma_float.hpp (one conversion rule for every float feature); this forward stays
+// until float_ssim/cpu.cpp calls it there.
+#include "common/luma_float.hpp"
 
 namespace vqtwin::float_ssim {
 
-// Writes the luma plane as width x height packed floats: 8-bit as is, 10/12/16-bit divided by
-// 4/16/256 (exact: a power of two).
-void luma_to_float(const Picture& pic, float* dst);
+// The luma plane as width x height packed floats in the 8-bit range (offset 0).
+inline void luma_to_float(const Picture& pic, float* dst) { vqtwin::luma_to_float(pic, 0.0f, dst); }
 
 }  // namespace vqtwin::float_ssim

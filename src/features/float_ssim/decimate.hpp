@@ -1,5 +1,5 @@
 #pragma once
-// float_ssim's box low-pass + decimation (spec float_ssim.md §4), a separate function because the
+// float_ssim's box low-pass + decimation (spec: float_ssim.md §4), a separate function because the
 // CUDA twin is tested against it, at scales beyond the option's range too.
 namespace vqtwin::float_ssim {
 

@@ -1,5 +1,5 @@
 #pragma once
-// float_ssim's scalar math (behaviour: shared/spec/float_ssim.md), shared by the CPU reference,
+// float_ssim's scalar math (spec: float_ssim.md), shared by the CPU reference,
 // float_ms_ssim and the CUDA twins. Every expression keeps libvmaf's types and operation order:
 // float where it rounds to float, double where it works in double, nothing contracted.
 #include <math.h>

@@ -1,59 +1,13 @@
 #include "features/float_ssim/ssim_core.hpp"
 
-#include <cstddef>
-#include <vector>
-
-#include "features/ssim_common/vector.hpp"
+#include "common/cpu.hpp"
+#include "common/vector.hpp"
 
 namespace vqtwin::float_ssim {
 namespace {
 
-// The five moment planes: mu_ref, mu_dist, ref^2, dist^2, ref*dist.
-constexpr int kMoments = 5;
-// Spare samples after each row: rows of different planes start apart (no loop reads them).
-constexpr int kPad = 64;
-
-// Buffers for one plane width, reused from frame to frame by each thread.
-struct Scratch {
-  int width = 0;
-  int map_w = 0;
-  std::size_t in_len = 0;
-  std::vector<float> in;      // ref^2, dist^2, ref*dist of one source row (float products)
-  std::vector<float> ring;    // kWindow x kMoments horizontally filtered rows
-  std::vector<float> moment;  // kMoments vertically filtered rows
-  std::vector<float> stats;   // var_r, var_d, cov, sqrt(var_r var_d) of one map row
-  std::vector<double> lcs;    // l*c*s, l, c, s of one map row
-
-  // float_ms_ssim calls with five widths per frame: buffers only grow, and every element a call
-  // reads was written earlier in the same call, so stale contents never matter.
-  void size_for(int w) {
-    if (w == width) return;
-    width = w;
-    map_w = w - (kWindow - 1);
-    in_len = std::size_t(w) + kPad;
-    const std::size_t mw = std::size_t(map_w) + kPad;
-    grow(in, 3 * in_len);
-    grow(ring, std::size_t(kWindow) * kMoments * mw);
-    grow(moment, kMoments * mw);
-    grow(stats, 4 * mw);
-    grow(lcs, 4 * mw);
-  }
-  template <class T>
-  static void grow(std::vector<T>& v, std::size_t n) {
-    if (v.size() < n) v.resize(n);
-  }
-  std::size_t map_len() const { return std::size_t(map_w) + kPad; }
-  float* in_row(int m) { return in.data() + std::size_t(m) * in_len; }
-  float* ring_row(int slot, int m) { return ring.data() + (std::size_t(slot) * kMoments + m) * map_len(); }
-  float* moment_row(int m) { return moment.data() + std::size_t(m) * map_len(); }
-  float* stats_row(int i) { return stats.data() + std::size_t(i) * map_len(); }
-  double* lcs_row(int i) { return lcs.data() + std::size_t(i) * map_len(); }
-};
-
-thread_local Scratch t_scratch;
-
 // The loops below are plain scalar code in the reference order; GCC vectorises them across x (one
-// lane per output, see ssim_common/vector.hpp), which changes nothing in the values.
+// lane per output, see common/vector.hpp), which changes nothing in the values.
 
 // out[x] = f32(sum_u f64(f32(in[x+u] * g[u]))).
 VQTWIN_ALWAYS_INLINE void filter_row(const float* __restrict in, float* __restrict out, int n) {
@@ -133,8 +87,7 @@ VQTWIN_ALWAYS_INLINE void pixel_row(Scratch& sc) {
   }
 }
 
-VQTWIN_VECTOR_CLONES
-Means means_of(Scratch& sc, const float* ref, const float* dist, int h) {
+VQTWIN_ALWAYS_INLINE Means means_of(Scratch& sc, const float* ref, const float* dist, int h) {
   const int map_w = sc.map_w, map_h = h - (kWindow - 1);
   for (int y = 0; y < kWindow - 1; ++y) horizontal(sc, ref, dist, y, y);
 
@@ -164,12 +117,38 @@ Means means_of(Scratch& sc, const float* ref, const float* dist, int h) {
   return Means{float(sum_lcs / n), float(sum_l / n), float(sum_c / n), float(sum_s / n)};
 }
 
-}  // namespace
-
-Means ssim_means(const float* ref, const float* dist, int w, int h) {
-  Scratch& sc = t_scratch;
+// The builds of means_of (common/isa.hpp): the same body, vectorised for each set.
+Means means_portable(Scratch& sc, const float* ref, const float* dist, int w, int h) {
   sc.size_for(w);
   return means_of(sc, ref, dist, h);
+}
+#if VQTWIN_X86_VARIANTS
+VQTWIN_TARGET_V3 Means means_v3(Scratch& sc, const float* ref, const float* dist, int w, int h) {
+  sc.size_for(w);
+  return means_of(sc, ref, dist, h);
+}
+VQTWIN_TARGET_V4 Means means_v4(Scratch& sc, const float* ref, const float* dist, int w, int h) {
+  sc.size_for(w);
+  return means_of(sc, ref, dist, h);
+}
+#endif
+
+}  // namespace
+
+SsimKernels ssim_kernels_for(unsigned cpu_flags) {
+  SsimKernels k{"portable", means_portable};
+#if VQTWIN_X86_VARIANTS
+  if (!cpu::allows(cpu_flags, cpu::kAvx2)) return k;
+  k = {"x86-64-v3", means_v3};
+  if (!cpu::allows(cpu_flags, cpu::kAvx512)) return k;
+  k = {"x86-64-v4", means_v4};
+#endif
+  return k;
+}
+
+Means ssim_means(const float* ref, const float* dist, int w, int h) {
+  thread_local Scratch t_scratch;
+  return ssim_kernels_for(cpu::flags()).means(t_scratch, ref, dist, w, h);
 }
 
 }  // namespace vqtwin::float_ssim

@@ -1,15 +1,17 @@
-// float_vif, CPU reference (behaviour: ../shared/spec/float_vif.md).
+// float_vif, CPU reference (spec: float_vif.md).
 #include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "common/cpu.hpp"
+#include "common/luma_float.hpp"
+#include "common/workspace_pool.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/float_vif/math.hpp"
 #include "features/float_vif/prescale.hpp"
-#include "features/float_vif/samples.hpp"
 #include "features/float_vif/scale.hpp"
 #include "features/float_vif/schema.hpp"
 #include "vqtwin/error.hpp"
@@ -20,19 +22,14 @@ namespace {
 
 constexpr int kScales = 4;
 
-// Planes and row buffers of one extract() call, kept per thread so that concurrent frames never
-// share them and a thread does not reallocate them frame after frame.
+// Planes and row buffers of one extract() call, borrowed from the context's pool so that
+// concurrent frames never share them and they are not reallocated frame after frame.
 struct Workspace {
   FloatPlane ref_in, dis_in;          // converted samples
   FloatPlane ref_scaled, dis_scaled;  // after vif_prescale (when it changes the size)
   FloatPlane ref[2], dis[2];          // scales 1..3, alternating between the two
   ScaleScratch scratch;
 };
-
-Workspace& thread_workspace() {
-  thread_local Workspace ws;
-  return ws;
-}
 
 class FloatVifCpu final : public Extractor {
  public:
@@ -43,7 +40,8 @@ class FloatVifCpu final : public Extractor {
         skip_scale0_(o.get_bool("vif_skip_scale0")),
         params_(make_stat_params(o.get_double("vif_enhn_gain_limit"), o.get_double("vif_sigma_nsq"))),
         min_val_{0.0, o.get_double("vif_scale1_min_val"), o.get_double("vif_scale2_min_val"),
-                 o.get_double("vif_scale3_min_val")} {
+                 o.get_double("vif_scale3_min_val")},
+        rows_(scale_kernels_for(cpu::flags())) {
     // libvmaf only notices a bad kernel scale at the first frame; we refuse the context at once.
     if (!kernelscale_is_valid(kernelscale_))
       throw Error("float_vif: invalid vif_kernelscale " + std::to_string(kernelscale_) +
@@ -67,11 +65,12 @@ class FloatVifCpu final : public Extractor {
   }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
-    Workspace& ws = thread_workspace();
+    const auto lease = workspaces_.take();
+    Workspace& ws = *lease;
     ws.ref_in.resize(width_, height_);
     ws.dis_in.resize(width_, height_);
-    luma_to_float(ref, ws.ref_in.px.data());
-    luma_to_float(dist, ws.dis_in.px.data());
+    luma_to_float(ref, 128.0f, ws.ref_in.px.data());
+    luma_to_float(dist, 128.0f, ws.dis_in.px.data());
     const FloatPlane* r = &ws.ref_in;
     const FloatPlane* d = &ws.dis_in;
     if (scaled_w_ != width_ || scaled_h_ != height_) {
@@ -87,20 +86,20 @@ class FloatVifCpu final : public Extractor {
       const std::vector<float>& k = kernels_[std::size_t(s)];
       if (s > 0) {
         // The new scale's kernel serves as anti-alias filter on the previous scale's plane.
-        blur_decimate(*r, k, ws.ref[next], ws.scratch);
-        blur_decimate(*d, k, ws.dis[next], ws.scratch);
+        blur_decimate(rows_, *r, k, ws.ref[next], ws.scratch);
+        blur_decimate(rows_, *d, k, ws.dis[next], ws.scratch);
         r = &ws.ref[next];
         d = &ws.dis[next];
         next ^= 1;
       }
-      sums[std::size_t(s)] = scale_sums(*r, *d, k, params_, ws.scratch);
+      sums[std::size_t(s)] = scale_sums(rows_, *r, *d, k, params_, ws.scratch);
     }
     emit(sums, index, out);
   }
 
  private:
   // Every filter needs its radius below the plane's size (libvmaf mirrors once and would read
-  // outside the plane); DECISIONS §16 adds the 16x16 floor.
+  // outside the plane); the 16x16 floor is ours (spec: DECISIONS.md §16).
   void check_geometry() const {
     if (width_ < 16 || height_ < 16)
       throw Error("float_vif: the luma plane " + std::to_string(width_) + "x" + std::to_string(height_) +
@@ -157,11 +156,13 @@ class FloatVifCpu final : public Extractor {
   bool skip_scale0_;
   StatParams params_;
   double min_val_[kScales];
+  const ScaleKernels rows_;  // chosen when the context is created (common/cpu.hpp)
   PrescaleMethod method_ = PrescaleMethod::kNearest;
   std::array<std::vector<float>, kScales> kernels_;
   std::array<std::string, kScales> names_;
   std::array<std::string, kDebugNames.size()> debug_names_;
   int width_ = 0, height_ = 0, scaled_w_ = 0, scaled_h_ = 0;
+  WorkspacePool<Workspace> workspaces_;
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-// float_vif's Gaussian kernels and kernel-scale check (spec float_vif.md §3).
+// float_vif's Gaussian kernels and kernel-scale check (spec: float_vif.md §3).
 #include <cmath>
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
-// float_vif's scalar math, shared by the CPU reference and the twins (behaviour:
-// ../shared/spec/float_vif.md §3 and §6). Every line is one IEEE operation in the order and type
+// float_vif's scalar math, shared by the CPU reference and the twins (spec: float_vif.md §3, §6).
+// Every line is one IEEE operation in the order and type
 // libvmaf uses: float where it keeps floats, double where a double operand promotes the expression.
 #include <cmath>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// float_vif's prescale resamplers (spec float_vif.md §8). Types as libvmaf: sample positions are
+// float_vif's prescale resamplers (spec: float_vif.md §8). Types as libvmaf: sample positions are
 // double expressions rounded to float, weights and sums float, the edge mirror works on floats.
 #include "features/float_vif/prescale.hpp"
 

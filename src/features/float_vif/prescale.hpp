@@ -1,6 +1,6 @@
 #pragma once
 // float_vif's optional resize of the luma plane before VIF (options vif_prescale and
-// vif_prescale_method; spec float_vif.md §8). Not used by the VMAF models.
+// vif_prescale_method; spec: float_vif.md §8). Not used by the VMAF models.
 #include <string_view>
 
 #include "features/float_vif/scale.hpp"

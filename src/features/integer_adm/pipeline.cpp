@@ -287,7 +287,7 @@ Outputs combine(const FrameScores& f, const Settings& s, int width, int height) 
   den = den < limit ? 0 : den;
   Outputs o;
   if (den == 0.0) {
-    // libvmaf leaves aim uninitialised here (needs noise weight 0 and a flat ref): 0 (DECISIONS 10).
+    // libvmaf leaves aim uninitialised here (needs noise weight 0 and a flat ref): 0 (spec: DECISIONS.md §10).
     o.adm2 = 1.0;
     o.aim = 0.0;
   } else {

@@ -1,8 +1,9 @@
 #pragma once
-// integer ADM's row kernels: the hot loops of one frame, one band row at a time. A scalar
-// reference and an AVX2 set implement the same table; every kernel is exact integer arithmetic,
-// so the two give identical results (tests/unit/integer_adm_test.cpp checks it). Orientation
-// arrays are {h, v, d}.
+// integer ADM's row kernels: the hot loops of one frame, one band row at a time. One table: the
+// scalar reference (rows_scalar.cpp), which the AVX2 (rows_avx2.cpp) and AVX-512 (rows_avx512.cpp)
+// kernels override where the CPU flags allow (rows.cpp). Every kernel is exact integer arithmetic,
+// so all give identical results (tests/cpu_check holds every variant on the machine to the
+// reference). Orientation arrays are {h, v, d}.
 #include <cstdint>
 
 namespace vqtwin::integer_adm {
@@ -47,12 +48,10 @@ struct RowKernels {
                  uint64_t cube_round, uint64_t sums[3]);
 };
 
-const RowKernels& scalar_kernels();
-// nullptr when the build or the CPU has no AVX2.
-const RowKernels* avx2_kernels();
-// AVX2 plus the AVX-512 (F, DQ, VL, CD, BW) kernels; nullptr when the build or the CPU lacks them.
-const RowKernels* avx512_kernels();
-// The fastest set this CPU runs.
-const RowKernels& best_kernels();
+// The table for a set of cpu:: flags (common/cpu.hpp): the reference, then each instruction set the
+// flags allow. kernels_for(0) is the reference; kernels_for(cpu::flags()) the one to run.
+RowKernels kernels_for(unsigned cpu_flags);
+// The reference table (rows_scalar.cpp); the vector kernels hand it their row tails.
+const RowKernels& reference_kernels();
 
 }  // namespace vqtwin::integer_adm

@@ -1,53 +1,41 @@
-// integer ADM row kernels, AVX2 (compiled with #pragma GCC target("avx2"), chosen at run time).
+// integer ADM row kernels, AVX2 (every function and lambda marked target("avx2"); put in the table only
+// when cpu::flags() allows AVX2, see rows.cpp).
 // Every lane computes exactly the scalar rule of math.hpp: the integer steps with the same widths
 // and wraps (SIMD adds wrap like libvmaf's int32 sums; narrowings are explicit), the angle test
 // and the gain limit in double lanes with the same IEEE operations in the same order (no FMA:
 // the target is plain avx2). Row tails and rare out-of-range inputs go to the scalar kernels.
-#include <immintrin.h>
-
 #include <cmath>
 
+#include "common/isa.hpp"
 #include "features/integer_adm/math.hpp"
-#include "features/integer_adm/rows.hpp"
+#include "features/integer_adm/rows_x86.hpp"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define VQTWIN_ADM_AVX2 1
-#endif
+#if VQTWIN_X86_VARIANTS
+#include <immintrin.h>
 
-namespace vqtwin::integer_adm {
+#define ADM_AVX2 VQTWIN_TARGET_AVX2
 
-#if VQTWIN_ADM_AVX2
-// Everything up to the pop is compiled for AVX2 (lambdas included), and only called after the
-// run-time check in avx2_kernels().
-#pragma GCC push_options
-#pragma GCC target("avx2")
+namespace vqtwin::integer_adm::x86 {
 namespace {
 
-
-// Column steps of width w over [x0, x1) for kernels whose columns are independent: the last step
-// is moved back to end at x1, recomputing a few columns with the same values, so only rows
-// narrower than one step need the scalar kernel.
-inline int next_step(int x, int w, int x1) {
-  const int n = x + w;
-  return n >= x1 ? x1 : (n + w > x1 ? x1 - w : n);
+// Coefficient pairs for _mm256_madd_epi16: (c0, c1) and (c2, c3) in every 32-bit lane.
+ADM_AVX2 inline __m256i pair(int32_t c0, int32_t c1) {
+  return _mm256_set1_epi32(int32_t(uint32_t(uint16_t(c0)) | (uint32_t(c1) << 16)));
 }
 
-// Coefficient pairs for _mm256_madd_epi16: (c0, c1) and (c2, c3) in every 32-bit lane.
-inline __m256i pair(int32_t c0, int32_t c1) { return _mm256_set1_epi32(int32_t(uint32_t(uint16_t(c0)) | (uint32_t(c1) << 16))); }
-
 // The low 16 bits of each int32 lane, sign-extended (C's narrowing to int16).
-inline __m256i wrap16(__m256i v) { return _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16); }
+ADM_AVX2 inline __m256i wrap16(__m256i v) { return _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16); }
 // 8 int32 lanes (values fit int16) to 8 int16.
-inline __m128i narrow16(__m256i v) {
+ADM_AVX2 inline __m128i narrow16(__m256i v) {
   const __m256i p = _mm256_packs_epi32(v, v);
   return _mm256_castsi256_si128(_mm256_permute4x64_epi64(p, 0x08));
 }
 // Arithmetic right shift of signed 64-bit lanes (AVX2 has only the logical one).
-inline __m256i srai64(__m256i v, __m128i count) {
+ADM_AVX2 inline __m256i srai64(__m256i v, __m128i count) {
   const __m256i sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), v);
   return _mm256_xor_si256(_mm256_srl_epi64(_mm256_xor_si256(v, sign), count), sign);
 }
-inline int64_t hsum64(__m256i v) {
+ADM_AVX2 inline int64_t hsum64(__m256i v) {
   alignas(32) int64_t t[4];
   _mm256_store_si256(reinterpret_cast<__m256i*>(t), v);
   return t[0] + t[1] + t[2] + t[3];
@@ -58,14 +46,14 @@ inline int64_t hsum64(__m256i v) {
 // lo = sum LO[t] s_t - 46342 * 2^(B-1), hi = sum HI[t] s_t, 16 columns, from int16 lanes s' = s - bias
 // (bias 0 for 8-bit samples, 32768 for 16-bit containers): the madd sums wrap but the true values
 // fit int32, so adding the constant back gives them exactly.
-inline void dwt0_v16(__m256i s0, __m256i s1, __m256i s2, __m256i s3, int32_t lo_const, __m128i shift,
-                          __m256i round, int16_t* lo, int16_t* hi) {
+ADM_AVX2 inline void dwt0_v16(__m256i s0, __m256i s1, __m256i s2, __m256i s3, int32_t lo_const, __m128i shift,
+                                   __m256i round, int16_t* lo, int16_t* hi) {
   const __m256i lo01 = pair(kLo[0], kLo[1]), lo23 = pair(kLo[2], kLo[3]);
   const __m256i hi01 = pair(kHi[0], kHi[1]), hi23 = pair(kHi[2], kHi[3]);
   const __m256i k = _mm256_set1_epi32(lo_const);
   const __m256i a01 = _mm256_unpacklo_epi16(s0, s1), b01 = _mm256_unpackhi_epi16(s0, s1);
   const __m256i a23 = _mm256_unpacklo_epi16(s2, s3), b23 = _mm256_unpackhi_epi16(s2, s3);
-  auto filt = [&](__m256i c01, __m256i c23, __m256i x01, __m256i x23, __m256i add) {
+  auto filt = [&](__m256i c01, __m256i c23, __m256i x01, __m256i x23, __m256i add) ADM_AVX2 {
     const __m256i s = _mm256_add_epi32(_mm256_madd_epi16(x01, c01), _mm256_madd_epi16(x23, c23));
     return _mm256_sra_epi32(_mm256_add_epi32(_mm256_add_epi32(s, add), round), shift);
   };
@@ -77,7 +65,9 @@ inline void dwt0_v16(__m256i s0, __m256i s1, __m256i s2, __m256i s3, int32_t lo_
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi), _mm256_packs_epi32(ha, hb));
 }
 
-void dwt0_vertical_u8(const uint8_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi) {
+}  // namespace
+
+ADM_AVX2 void dwt0_vertical_u8(const uint8_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi) {
   const __m128i shift = _mm_cvtsi32_si128(bitdepth);
   const __m256i round = _mm256_set1_epi32(1 << (bitdepth - 1));
   const int32_t lo_const = -(kLoSum << (bitdepth - 1));
@@ -90,11 +80,13 @@ void dwt0_vertical_u8(const uint8_t* const rows[4], int n, int bitdepth, int16_t
   }
   if (x < n) {
     const uint8_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
-    scalar_kernels().dwt0_vertical_u8(tail, n - x, bitdepth, lo + x, hi + x);
+    reference_kernels().dwt0_vertical_u8(tail, n - x, bitdepth, lo + x, hi + x);
   }
 }
 
-void dwt0_vertical_u16(const uint16_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi) {
+namespace {
+
+ADM_AVX2 void dwt0_vertical_u16(const uint16_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi) {
   const __m128i shift = _mm_cvtsi32_si128(bitdepth);
   const __m256i round = _mm256_set1_epi32(1 << (bitdepth - 1));
   // sum LO s = sum LO s' + 32768 * 46342 (sum HI = 0), all mod 2^32.
@@ -109,18 +101,20 @@ void dwt0_vertical_u16(const uint16_t* const rows[4], int n, int bitdepth, int16
   }
   if (x < n) {
     const uint16_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
-    scalar_kernels().dwt0_vertical_u16(tail, n - x, bitdepth, lo + x, hi + x);
+    reference_kernels().dwt0_vertical_u16(tail, n - x, bitdepth, lo + x, hi + x);
   }
 }
 
+}  // namespace
+
 // Output k reads p[2k-1 .. 2k+2]: the int16 pairs (p[2k-1], p[2k]) and (p[2k+1], p[2k+2]) are the
 // 32-bit lanes of loads at p - 1 and p + 1, so two madds give 8 outputs.
-void dwt0_horizontal(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h,
-                          int16_t* d) {
+ADM_AVX2 void dwt0_horizontal(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h,
+                                   int16_t* d) {
   const __m256i lo01 = pair(kLo[0], kLo[1]), lo23 = pair(kLo[2], kLo[3]);
   const __m256i hi01 = pair(kHi[0], kHi[1]), hi23 = pair(kHi[2], kHi[3]);
   const __m256i round = _mm256_set1_epi32(32768);
-  auto filt = [&](const int16_t* p, __m256i c01, __m256i c23) {
+  auto filt = [&](const int16_t* p, __m256i c01, __m256i c23) ADM_AVX2 {
     const __m256i x01 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p - 1));
     const __m256i x23 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
     const __m256i s = _mm256_add_epi32(_mm256_madd_epi16(x01, c01), _mm256_madd_epi16(x23, c23));
@@ -135,17 +129,19 @@ void dwt0_horizontal(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a
     _mm_storeu_si128(reinterpret_cast<__m128i*>(h + k), narrow16(filt(ph, lo01, lo23)));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k), narrow16(filt(ph, hi01, hi23)));
   }
-  if (k < n_out) scalar_kernels().dwt0_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, a + k, v + k, h + k, d + k);
+  if (k < n_out) reference_kernels().dwt0_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, a + k, v + k, h + k, d + k);
 }
+
+namespace {
 
 // ---- decouple, scale 0 ----
 
-inline __m256i load16to32(const int16_t* p) {
+ADM_AVX2 inline __m256i load16to32(const int16_t* p) {
   return _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
 // 4 double-lane masks (from _mm256_cmp_pd) of two halves to one 8 x int32 mask.
-inline __m256i join_masks(__m256d lo, __m256d hi) {
+ADM_AVX2 inline __m256i join_masks(__m256d lo, __m256d hi) {
   const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
   const __m256i l = _mm256_permutevar8x32_epi32(_mm256_castpd_si256(lo), idx);
   const __m256i h = _mm256_permutevar8x32_epi32(_mm256_castpd_si256(hi), idx);
@@ -153,11 +149,11 @@ inline __m256i join_masks(__m256d lo, __m256d hi) {
 }
 
 // Rounds double lanes to float and back.
-inline __m256d through_float(__m256d x) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(x)); }
+ADM_AVX2 inline __m256d through_float(__m256d x) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(x)); }
 
 // angle_within_1deg on 4 lanes: the int products are exact in double (|.| <= 2^31), so
 // float(double sum) is the int64 -> float conversion of the scalar code.
-inline __m256d angle4_from(__m256d dot, __m256d om, __m256d tm) {
+ADM_AVX2 inline __m256d angle4_from(__m256d dot, __m256d om, __m256d tm) {
   const __m256d scale = _mm256_set1_pd(1.0 / 4096.0);  // exact: division by 4096 is a scaling
   const __m256d x = _mm256_mul_pd(dot, scale);
   const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(double(kCos1DegSq)), _mm256_mul_pd(om, scale)),
@@ -165,7 +161,7 @@ inline __m256d angle4_from(__m256d dot, __m256d om, __m256d tm) {
   return _mm256_and_pd(_mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_GE_OQ),
                        _mm256_cmp_pd(_mm256_mul_pd(x, x), rhs, _CMP_GE_OQ));
 }
-inline __m256d angle4(__m128i oh, __m128i ov, __m128i th, __m128i tv) {
+ADM_AVX2 inline __m256d angle4(__m128i oh, __m128i ov, __m128i th, __m128i tv) {
   const __m256d a = _mm256_cvtepi32_pd(oh), b = _mm256_cvtepi32_pd(ov);
   const __m256d c = _mm256_cvtepi32_pd(th), e = _mm256_cvtepi32_pd(tv);
   const __m256d dot = through_float(_mm256_add_pd(_mm256_mul_pd(a, c), _mm256_mul_pd(b, e)));
@@ -175,7 +171,7 @@ inline __m256d angle4(__m128i oh, __m128i ov, __m128i th, __m128i tv) {
 }
 
 // The gain limit on 4 lanes: min (o > 0) or max (o < 0) of rst * egl and t, truncated.
-inline __m128i limit4(__m128i rst, __m128i t, __m128i o_positive, __m256d egl) {
+ADM_AVX2 inline __m128i limit4(__m128i rst, __m128i t, __m128i o_positive, __m256d egl) {
   const __m256d r = _mm256_mul_pd(_mm256_cvtepi32_pd(rst), egl);
   const __m256d td = _mm256_cvtepi32_pd(t);
   const __m128i lo = _mm256_cvttpd_epi32(_mm256_min_pd(r, td));  // (r < t) ? r : t, as MIN
@@ -187,15 +183,15 @@ inline __m128i limit4(__m128i rst, __m128i t, __m128i o_positive, __m256d egl) {
 // slower): the double quotient is correctly rounded and cannot reach the next integer (the true
 // quotient is at least 1/m >= 2^-15 below it, far more than half an ulp at 2^30), so truncating it
 // gives the table value. m = 0 gives garbage that the callers replace (o == 0 -> k = 2^15).
-inline __m256i reciprocal8(__m256i m) {
+ADM_AVX2 inline __m256i reciprocal8(__m256i m) {
   const __m256d num = _mm256_set1_pd(1073741824.0);
   const __m128i lo = _mm256_cvttpd_epi32(_mm256_div_pd(num, _mm256_cvtepi32_pd(_mm256_castsi256_si128(m))));
   const __m128i hi = _mm256_cvttpd_epi32(_mm256_div_pd(num, _mm256_cvtepi32_pd(_mm256_extracti128_si256(m, 1))));
   return _mm256_set_m128i(hi, lo);
 }
 
-void decouple0(const int16_t* const ref[3], const int16_t* const dis[3], int x0, int x1, double egl_value,
-                    int16_t* const rst_out[3], int16_t* const q_out[3]) {
+ADM_AVX2 void decouple0(const int16_t* const ref[3], const int16_t* const dis[3], int x0, int x1, double egl_value,
+                             int16_t* const rst_out[3], int16_t* const q_out[3]) {
   const __m256d egl = _mm256_set1_pd(egl_value);
   const __m256i zero = _mm256_setzero_si256(), full = _mm256_set1_epi32(32768);
   const __m256i half = _mm256_set1_epi32(16384), low15 = _mm256_set1_epi32(0x7fff);
@@ -238,7 +234,7 @@ void decouple0(const int16_t* const ref[3], const int16_t* const dis[3], int x0,
       _mm_storeu_si128(reinterpret_cast<__m128i*>(q_out[i] + x), narrow16(wrap16(_mm256_sub_epi32(t[i], rst))));
     }
   }
-  if (x < x1) scalar_kernels().decouple0(ref, dis, x, x1, egl_value, rst_out, q_out);
+  if (x < x1) reference_kernels().decouple0(ref, dis, x, x1, egl_value, rst_out, q_out);
 }
 
 // ---- decouple, scales 1-3 ----
@@ -246,15 +242,17 @@ void decouple0(const int16_t* const ref[3], const int16_t* const dis[3], int x0,
 // per-lane rounding shift 15 + e (e = how far |o| >= 2^15 was rounded down to 15 bits).
 
 // max(v, 0) of int64 lanes.
-inline __m256i relu64(__m256i v) { return _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), v), v); }
+ADM_AVX2 inline __m256i relu64(__m256i v) {
+  return _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), v), v);
+}
 // The low dwords of four int64 lanes as 4 x int32 (C's narrowing).
-inline __m128i low_dwords(__m256i v) {
+ADM_AVX2 inline __m128i low_dwords(__m256i v) {
   return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
 }
 
 // The angle test in double lanes is exact only while every product and 2-term sum is below 2^53:
 // true when all four inputs are below 2^26 in magnitude (the usual case; callers check).
-inline bool angle_inputs_small(__m128i a, __m128i b, __m128i c, __m128i d) {
+ADM_AVX2 inline bool angle_inputs_small(__m128i a, __m128i b, __m128i c, __m128i d) {
   const __m128i lim = _mm_set1_epi32((1 << 26) - 1);
   // abs(INT_MIN) stays negative, so the unsigned view compares it as big too.
   const __m128i big = _mm_or_si128(_mm_or_si128(_mm_cmpgt_epi32(_mm_abs_epi32(a), lim), _mm_cmpgt_epi32(_mm_abs_epi32(b), lim)),
@@ -264,7 +262,7 @@ inline bool angle_inputs_small(__m128i a, __m128i b, __m128i c, __m128i d) {
 }
 
 // decouple_scale123 on four columns of one orientation (angle: 4 x int32 all-ones where the test holds).
-inline void decouple4_123(__m128i o, __m128i t, __m128i angle, __m256d egl, int32_t* rst_out, int32_t* q_out) {
+ADM_AVX2 inline void decouple4_123(__m128i o, __m128i t, __m128i angle, __m256d egl, int32_t* rst_out, int32_t* q_out) {
   const __m256i zero = _mm256_setzero_si256();
   const __m256i o64 = _mm256_cvtepi32_epi64(o), t64 = _mm256_cvtepi32_epi64(t);
   const __m128i m32 = _mm_abs_epi32(o);  // |o| as uint32 (2^31 for INT_MIN)
@@ -299,33 +297,35 @@ inline void decouple4_123(__m128i o, __m128i t, __m128i angle, __m256d egl, int3
 }
 
 // The three orientations of columns x..x+3 once the angle test is known.
-inline void decouple123_cols(const int32_t* const ref[3], const int32_t* const dis[3], int x, __m128i angle,
-                             __m256d egl, int32_t* const rst_out[3], int32_t* const q_out[3]) {
+ADM_AVX2 inline void decouple123_cols(const int32_t* const ref[3], const int32_t* const dis[3], int x, __m128i angle,
+                                      __m256d egl, int32_t* const rst_out[3], int32_t* const q_out[3]) {
   for (int i = 0; i < 3; ++i)
     decouple4_123(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ref[i] + x)),
                   _mm_loadu_si128(reinterpret_cast<const __m128i*>(dis[i] + x)), angle, egl, rst_out[i] + x,
                   q_out[i] + x);
 }
 
-void decouple123(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
-                 int32_t* const rst_out[3], int32_t* const q_out[3]) {
+ADM_AVX2 void decouple123(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
+                          int32_t* const rst_out[3], int32_t* const q_out[3]) {
   const __m256d egl = _mm256_set1_pd(egl_value);
-  auto ld = [](const int32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
+  auto ld = [](const int32_t* p) ADM_AVX2 { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
   int x = x0;
   for (; x < x1 && x1 - x0 >= 4; x = next_step(x, 4, x1)) {
     const __m128i oh = ld(ref[0] + x), ov = ld(ref[1] + x), th = ld(dis[0] + x), tv = ld(dis[1] + x);
     if (!angle_inputs_small(oh, ov, th, tv)) {  // the exact int64 test, one cell at a time
-      scalar_kernels().decouple123(ref, dis, x, x + 4, egl_value, rst_out, q_out);
+      reference_kernels().decouple123(ref, dis, x, x + 4, egl_value, rst_out, q_out);
       continue;
     }
     decouple123_cols(ref, dis, x, low_dwords(_mm256_castpd_si256(angle4(oh, ov, th, tv))), egl, rst_out, q_out);
   }
-  if (x < x1) scalar_kernels().decouple123(ref, dis, x, x1, egl_value, rst_out, q_out);
+  if (x < x1) reference_kernels().decouple123(ref, dis, x, x1, egl_value, rst_out, q_out);
 }
 
 // ---- CSF and masks, scale 0 ----
 
-void csf0(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask, int32_t* centre) {
+}  // namespace
+
+ADM_AVX2 void csf0(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask, int32_t* centre) {
   const __m256i c30 = _mm256_set1_epi32(4369), c15 = _mm256_set1_epi32(8738), r2048 = _mm256_set1_epi32(2048);
   int x = x0;
   for (; x < x1 && x1 - x0 >= 8; x = next_step(x, 8, x1)) {
@@ -341,17 +341,19 @@ void csf0(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(mask + x), m);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(centre + x), c);
   }
-  if (x < x1) scalar_kernels().csf0(p, x, x1, r0, mask, centre);
+  if (x < x1) reference_kernels().csf0(p, x, x1, r0, mask, centre);
 }
+
+namespace {
 
 // ---- contrast masking, scale 0 ----
 
 // x >= 0 (int32 lanes); adds the 8 cube terms (x2 * x + round) >> shift, with
 // x2 = int32((x * x + sq_round) >> sq_shift), to the four int64 lanes of acc.
-inline __m256i add_cubes(__m256i acc, __m256i x, __m128i sq_shift, __m256i sq_round, __m128i cube_shift,
-                              __m256i cube_round) {
+ADM_AVX2 inline __m256i add_cubes(__m256i acc, __m256i x, __m128i sq_shift, __m256i sq_round, __m128i cube_shift,
+                                       __m256i cube_round) {
   const __m256i xe = x, xo = _mm256_srli_epi64(x, 32);  // even / odd int32 lanes in the low halves
-  auto cube = [&](__m256i xv) {
+  auto cube = [&](__m256i xv) ADM_AVX2 {
     const __m256i sq = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(xv, xv), sq_round), sq_shift);
     // mul_epi32 reads the low int32 of each lane, sign-extended: the int32 truncation of x2.
     return srai64(_mm256_add_epi64(_mm256_mul_epi32(sq, xv), cube_round), cube_shift);
@@ -359,16 +361,18 @@ inline __m256i add_cubes(__m256i acc, __m256i x, __m128i sq_shift, __m256i sq_ro
   return _mm256_add_epi64(acc, _mm256_add_epi64(cube(xe), cube(xo)));
 }
 
-inline __m256i threshold8(const int32_t* up, const int32_t* mid, const int32_t* down, const int32_t* mask,
-                               const int32_t* centre, int x) {
-  auto ld = [x](const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + x)); };
+ADM_AVX2 inline __m256i threshold8(const int32_t* up, const int32_t* mid, const int32_t* down, const int32_t* mask,
+                                        const int32_t* centre, int x) {
+  auto ld = [x](const int32_t* p) ADM_AVX2 { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + x)); };
   return _mm256_add_epi32(_mm256_sub_epi32(_mm256_add_epi32(_mm256_add_epi32(ld(up), ld(mid)), ld(down)), ld(mask)),
                           ld(centre));
 }
 
-void cm0(const int16_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
-              const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint16_t r0[3],
-              const uint32_t cube_shift[3], const int64_t cube_round[3], int64_t sums[3]) {
+}  // namespace
+
+ADM_AVX2 void cm0(const int16_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
+                       const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint16_t r0[3],
+                       const uint32_t cube_shift[3], const int64_t cube_round[3], int64_t sums[3]) {
   __m256i acc[3] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
   __m128i cshift[3], sqshift[3];
   __m256i cround[3], sqround[3];
@@ -390,13 +394,15 @@ void cm0(const int16_t* const src[3], const int32_t* box_up, const int32_t* box_
   }
   for (int t = 0; t < 3; ++t) sums[t] += hsum64(acc[t]);
   if (x < x1)
-    scalar_kernels().cm0(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r0, cube_shift, cube_round,
+    reference_kernels().cm0(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r0, cube_shift, cube_round,
                          sums);
 }
 
+namespace {
+
 // ---- denominator, scale 0 ----
 
-void den0(const int16_t* const ref[3], int x0, int x1, uint64_t sums[3]) {
+ADM_AVX2 void den0(const int16_t* const ref[3], int x0, int x1, uint64_t sums[3]) {
   for (int t = 0; t < 3; ++t) {
     __m256i acc = _mm256_setzero_si256();
     int x = x0;
@@ -411,17 +417,16 @@ void den0(const int16_t* const ref[3], int x0, int x1, uint64_t sums[3]) {
   }
 }
 
-
 // ---- scales 1-3: CSF, masks, contrast masking, denominator ----
 
 // Joins the int32 results held in the low dwords of two qword vectors (even and odd elements).
-inline __m256i join_even_odd(__m256i even, __m256i odd) {
+ADM_AVX2 inline __m256i join_even_odd(__m256i even, __m256i odd) {
   return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
 }
 
 // int32((r * p + 2^27) >> 28) on 8 lanes, r < 2^31: the low 32 bits of an arithmetic shift by 28
 // are bits 28..59 of the int64 product, which the logical shift gives too.
-inline __m256i csf8(__m256i p, __m256i r) {
+ADM_AVX2 inline __m256i csf8(__m256i p, __m256i r) {
   const __m256i round = _mm256_set1_epi64x(int64_t(1) << 27);
   const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(p, r), round), 28);
   const __m256i odd = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(p, 32), r), round), 28);
@@ -430,19 +435,17 @@ inline __m256i csf8(__m256i p, __m256i r) {
 
 // int32((k * |c| - 2^31) >> 32) on 8 lanes: the high dword of the int64 value (|c| <= 2^31 read
 // as unsigned, as the scalar rule's int64 |c|).
-inline __m256i scaled_mask8(__m256i abs_c, __m256i k) {
+ADM_AVX2 inline __m256i scaled_mask8(__m256i abs_c, __m256i k) {
   const __m256i bias = _mm256_set1_epi64x(int64_t(1) << 31);
   const __m256i even = _mm256_sub_epi64(_mm256_mul_epu32(abs_c, k), bias);
   const __m256i odd = _mm256_sub_epi64(_mm256_mul_epu32(_mm256_srli_epi64(abs_c, 32), k), bias);
   return _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xAA);
 }
 
-inline bool fits_int32_factors(const uint32_t r[3]) {
-  return r[0] < 0x80000000u && r[1] < 0x80000000u && r[2] < 0x80000000u;
-}
+}  // namespace
 
-void csf123(const int32_t* const p[3], int x0, int x1, const uint32_t r[3], int32_t* mask, int32_t* centre) {
-  if (!fits_int32_factors(r)) return scalar_kernels().csf123(p, x0, x1, r, mask, centre);
+ADM_AVX2 void csf123(const int32_t* const p[3], int x0, int x1, const uint32_t r[3], int32_t* mask, int32_t* centre) {
+  if (!fits_int32_factors(r)) return reference_kernels().csf123(p, x0, x1, r, mask, centre);
   const __m256i k30 = _mm256_set1_epi32(143165577), k15 = _mm256_set1_epi32(286331153);
   int x = x0;
   for (; x < x1 && x1 - x0 >= 8; x = next_step(x, 8, x1)) {
@@ -457,14 +460,14 @@ void csf123(const int32_t* const p[3], int x0, int x1, const uint32_t r[3], int3
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(mask + x), m);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(centre + x), c);
   }
-  if (x < x1) scalar_kernels().csf123(p, x, x1, r, mask, centre);
+  if (x < x1) reference_kernels().csf123(p, x, x1, r, mask, centre);
 }
 
-void cm123(const int32_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
-           const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint32_t r[3],
-           uint32_t cube_shift, int64_t cube_round, int64_t sums[3]) {
+ADM_AVX2 void cm123(const int32_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
+                    const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint32_t r[3],
+                    uint32_t cube_shift, int64_t cube_round, int64_t sums[3]) {
   if (!fits_int32_factors(r))
-    return scalar_kernels().cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x0, x1, r, cube_shift,
+    return reference_kernels().cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x0, x1, r, cube_shift,
                                   cube_round, sums);
   __m256i acc[3] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
   const __m128i cshift = _mm_cvtsi32_si128(int(cube_shift)), sqshift = _mm_cvtsi32_si128(30);
@@ -481,14 +484,16 @@ void cm123(const int32_t* const src[3], const int32_t* box_up, const int32_t* bo
   }
   for (int t = 0; t < 3; ++t) sums[t] += hsum64(acc[t]);
   if (x < x1)
-    scalar_kernels().cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r, cube_shift, cube_round,
+    reference_kernels().cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r, cube_shift, cube_round,
                            sums);
 }
 
+namespace {
+
 // Values below 2^30 keep (a^2 + 2^qs) >> qs within 32 bits (qs >= 30); larger ones (never seen
 // in practice) take the scalar path for the row.
-void den123(const int32_t* const ref[3], int x0, int x1, uint32_t sq_shift, uint32_t cube_shift, uint64_t cube_round,
-            uint64_t sums[3]) {
+ADM_AVX2 void den123(const int32_t* const ref[3], int x0, int x1, uint32_t sq_shift, uint32_t cube_shift,
+                     uint64_t cube_round, uint64_t sums[3]) {
   const int n8 = x0 + (x1 - x0) / 8 * 8;
   __m256i big = _mm256_setzero_si256();
   const __m256i limit = _mm256_set1_epi32((1 << 30) - 1);
@@ -499,7 +504,7 @@ void den123(const int32_t* const ref[3], int x0, int x1, uint32_t sq_shift, uint
       big = _mm256_or_si256(big, _mm256_or_si256(_mm256_cmpgt_epi32(a, limit), a));
     }
   if (!_mm256_testz_si256(big, _mm256_set1_epi32(int32_t(0x80000000u))) || sq_shift < 30)
-    return scalar_kernels().den123(ref, x0, x1, sq_shift, cube_shift, cube_round, sums);
+    return reference_kernels().den123(ref, x0, x1, sq_shift, cube_shift, cube_round, sums);
   const __m128i sqs = _mm_cvtsi32_si128(int(sq_shift)), cs = _mm_cvtsi32_si128(int(cube_shift));
   const __m256i sqr = _mm256_set1_epi64x(int64_t(1) << sq_shift), cr = _mm256_set1_epi64x(int64_t(cube_round));
   for (int t = 0; t < 3; ++t) {
@@ -523,20 +528,22 @@ void den123(const int32_t* const ref[3], int x0, int x1, uint32_t sq_shift, uint
 // narrowing of the int64 result is the low 32 bits of the exact integer, read from the mantissa
 // after adding 1.5 * 2^52 (valid below 2^51 in magnitude).
 
-inline __m128i floor_to_int32(__m256d sum, __m256d round, __m256d scale) {
+ADM_AVX2 inline __m128i floor_to_int32(__m256d sum, __m256d round, __m256d scale) {
   const __m256d v = _mm256_floor_pd(_mm256_mul_pd(_mm256_add_pd(sum, round), scale));
   const __m256i bits = _mm256_castpd_si256(_mm256_add_pd(v, _mm256_set1_pd(6755399441055744.0)));
   const __m256i low = _mm256_permutevar8x32_epi32(bits, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
   return _mm256_castsi256_si128(low);
 }
 
-inline __m256d filter4(const __m256d x[4], const int32_t* c) {
+ADM_AVX2 inline __m256d filter4(const __m256d x[4], const int32_t* c) {
   __m256d s = _mm256_mul_pd(x[0], _mm256_set1_pd(c[0]));
   for (int t = 1; t < 4; ++t) s = _mm256_add_pd(s, _mm256_mul_pd(x[t], _mm256_set1_pd(c[t])));
   return s;
 }
 
-void dwt_vertical(const int32_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi) {
+}  // namespace
+
+ADM_AVX2 void dwt_vertical(const int32_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi) {
   const __m256d r = _mm256_set1_pd(double(round)), sc = _mm256_set1_pd(std::ldexp(1.0, -shift));
   int x = 0;
   for (; x + 4 <= n; x += 4) {
@@ -548,12 +555,14 @@ void dwt_vertical(const int32_t* const rows[4], int n, int shift, int64_t round,
   }
   if (x < n) {
     const int32_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
-    scalar_kernels().dwt_vertical(tail, n - x, shift, round, lo + x, hi + x);
+    reference_kernels().dwt_vertical(tail, n - x, shift, round, lo + x, hi + x);
   }
 }
 
+namespace {
+
 // Taps of outputs k..k+3: p[2k-1 + t], split from two loads into even / odd positions.
-inline void horizontal_taps(const int32_t* p, __m256d x[4]) {
+ADM_AVX2 inline void horizontal_taps(const int32_t* p, __m256d x[4]) {
   const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
   const __m256i a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p - 1)), idx);
   const __m256i b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1)), idx);
@@ -563,8 +572,10 @@ inline void horizontal_taps(const int32_t* p, __m256d x[4]) {
   x[3] = _mm256_cvtepi32_pd(_mm256_extracti128_si256(b, 1));
 }
 
-void dwt_horizontal(const int32_t* lo, const int32_t* hi, int n_out, int shift, int64_t round, int32_t* a,
-                    int32_t* v, int32_t* h, int32_t* d) {
+}  // namespace
+
+ADM_AVX2 void dwt_horizontal(const int32_t* lo, const int32_t* hi, int n_out, int shift, int64_t round, int32_t* a,
+                             int32_t* v, int32_t* h, int32_t* d) {
   const __m256d r = _mm256_set1_pd(double(round)), sc = _mm256_set1_pd(std::ldexp(1.0, -shift));
   int k = 0;
   // Loads reach p[2k + 8]: keep k + 4 < n_out so they stay inside the padded line.
@@ -578,422 +589,10 @@ void dwt_horizontal(const int32_t* lo, const int32_t* hi, int n_out, int shift, 
     _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k), floor_to_int32(filter4(xh, kHi), r, sc));
   }
   if (k < n_out)
-    scalar_kernels().dwt_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, shift, round, a + k, v + k, h + k, d + k);
+    reference_kernels().dwt_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, shift, round, a + k, v + k, h + k, d + k);
 }
 
-}  // namespace
-#pragma GCC pop_options
-
-// AVX-512 (F, DQ, VL, CD, BW) adds what the scale 1-3 angle test lacks in AVX2: an int64 -> float
-// conversion, so the int64 moments are rounded exactly as the scalar code rounds them, for
-// every magnitude (no scalar fallback). Everything else is the AVX2 kernels.
-#pragma GCC push_options
-#pragma GCC target("avx2,avx512f,avx512dq,avx512vl,avx512cd,avx512bw")
-// GCC 12's AVX-512 headers start some intrinsics from _mm512_undefined_*(), which it then flags.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-namespace {
-
-// decouple_scale123 on 8 columns: the int64 steps get AVX-512's native 64-bit shifts, min/max and
-// the int64 -> float conversion of the angle test's moments (exact for every magnitude).
-
-// p * q + r * s of int32 values held in int64 lanes (wrapping like the scalar int64 sum), rounded to
-// float once (int64 -> float) and widened exactly to double.
-inline __m512d moment_through_float(__m512i p, __m512i q, __m512i r, __m512i s) {
-  const __m512i v = _mm512_add_epi64(_mm512_mul_epi32(p, q), _mm512_mul_epi32(r, s));
-  return _mm512_cvtps_pd(_mm512_cvtepi64_ps(v));
-}
-
-// angle_within_1deg on 8 lanes, in the scalar rule's order.
-inline __mmask8 angle8(__m256i oh, __m256i ov, __m256i th, __m256i tv) {
-  const __m512i a = _mm512_cvtepi32_epi64(oh), b = _mm512_cvtepi32_epi64(ov);
-  const __m512i c = _mm512_cvtepi32_epi64(th), e = _mm512_cvtepi32_epi64(tv);
-  const __m512d scale = _mm512_set1_pd(1.0 / 4096.0);
-  const __m512d x = _mm512_mul_pd(moment_through_float(a, c, b, e), scale);
-  const __m512d om = _mm512_mul_pd(moment_through_float(a, a, b, b), scale);
-  const __m512d tm = _mm512_mul_pd(moment_through_float(c, c, e, e), scale);
-  const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(double(kCos1DegSq)), om), tm);
-  return _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_GE_OQ) &
-         _mm512_cmp_pd_mask(_mm512_mul_pd(x, x), rhs, _CMP_GE_OQ);
-}
-
-inline __m256i ld(const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-
-inline void decouple8_123(__m256i o, __m256i t, __mmask8 angle, __m512d egl, int32_t* rst_out, int32_t* q_out) {
-  const __m512i zero = _mm512_setzero_si512();
-  const __m512i o64 = _mm512_cvtepi32_epi64(o), t64 = _mm512_cvtepi32_epi64(t);
-  const __m256i m = _mm256_abs_epi32(o);  // |o| as uint32 (2^31 for INT_MIN)
-  // e = max(17 - clz(m), 0); the 15-bit index (m + 2^(e-1)) >> e fits uint32 (m <= 2^31, e <= 17).
-  const __m256i e = _mm256_max_epi32(_mm256_sub_epi32(_mm256_set1_epi32(17), _mm256_lzcnt_epi32(m)),
-                                     _mm256_setzero_si256());
-  const __m256i m_round = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), e), 1);
-  const __m256i idx = _mm256_srlv_epi32(_mm256_add_epi32(m, m_round), e);
-  // DIV[idx] = floor(2^30 / idx), exact from the double quotient (see reciprocal8).
-  const __m256i div = _mm512_cvttpd_epi32(_mm512_div_pd(_mm512_set1_pd(1073741824.0), _mm512_cvtepi32_pd(idx)));
-  const __m512i e64 = _mm512_cvtepu32_epi64(e);
-  __m512i prod = _mm512_mul_epi32(_mm512_cvtepu32_epi64(div), t64);
-  const __mmask8 o_neg = _mm512_cmplt_epi64_mask(o64, zero), o_zero = _mm512_cmpeq_epi64_mask(o64, zero);
-  prod = _mm512_mask_sub_epi64(prod, o_neg, zero, prod);
-  const __m512i sum = _mm512_add_epi64(prod, _mm512_sllv_epi64(_mm512_set1_epi64(int64_t(1) << 14), e64));
-  const __m512i full = _mm512_set1_epi64(32768);
-  __m512i k = _mm512_srav_epi64(sum, _mm512_add_epi64(e64, _mm512_set1_epi64(15)));
-  k = _mm512_mask_mov_epi64(_mm512_min_epi64(_mm512_max_epi64(k, zero), full), o_zero, full);
-  __m256i rst = _mm512_cvtepi64_epi32(
-      _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o64), _mm512_set1_epi64(16384)), 15));
-  const __mmask8 apply = angle & ~o_zero & _mm512_test_epi64_mask(k, k);
-  if (apply) {
-    const __m512d r = _mm512_mul_pd(_mm512_cvtepi32_pd(rst), egl);
-    const __m512d td = _mm512_cvtepi32_pd(t);
-    const __m256i lo = _mm512_cvttpd_epi32(_mm512_min_pd(r, td));  // (r < t) ? r : t
-    const __m256i hi = _mm512_cvttpd_epi32(_mm512_max_pd(r, td));  // (r > t) ? r : t
-    const __mmask8 pos = _mm256_cmpgt_epi32_mask(o, _mm256_setzero_si256());
-    rst = _mm256_mask_blend_epi32(apply, rst, _mm256_mask_blend_epi32(pos, hi, lo));
-  }
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(rst_out), rst);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(q_out), _mm256_sub_epi32(t, rst));
-}
-
-// ---- decouple, scale 0, 16 columns ----
-
-inline __m512d through_float8(__m512d v) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
-
-// The gain limit on 8 lanes: the low half holds (r < t) ? r : t, the high half (r > t) ? r : t.
-inline __m512i limit8(__m256i r32, __m256i t32, __m512d egl) {
-  const __m512d r = _mm512_mul_pd(_mm512_cvtepi32_pd(r32), egl);
-  const __m512d td = _mm512_cvtepi32_pd(t32);
-  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvttpd_epi32(_mm512_min_pd(r, td))),
-                            _mm512_cvttpd_epi32(_mm512_max_pd(r, td)), 1);
-}
-
-// A product of int16 values and a sum of two are exact in double (below 2^31), as in angle4.
-inline __mmask8 angle8_small(__m256i oh, __m256i ov, __m256i th, __m256i tv) {
-  const __m512d a = _mm512_cvtepi32_pd(oh), b = _mm512_cvtepi32_pd(ov);
-  const __m512d c = _mm512_cvtepi32_pd(th), e = _mm512_cvtepi32_pd(tv);
-  const __m512d scale = _mm512_set1_pd(1.0 / 4096.0);
-  const __m512d x = _mm512_mul_pd(through_float8(_mm512_add_pd(_mm512_mul_pd(a, c), _mm512_mul_pd(b, e))), scale);
-  const __m512d om = _mm512_mul_pd(through_float8(_mm512_add_pd(_mm512_mul_pd(a, a), _mm512_mul_pd(b, b))), scale);
-  const __m512d tm = _mm512_mul_pd(through_float8(_mm512_add_pd(_mm512_mul_pd(c, c), _mm512_mul_pd(e, e))), scale);
-  const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(double(kCos1DegSq)), om), tm);
-  return _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_GE_OQ) &
-         _mm512_cmp_pd_mask(_mm512_mul_pd(x, x), rhs, _CMP_GE_OQ);
-}
-
-inline __m256i lo256(__m512i v) { return _mm512_castsi512_si256(v); }
-inline __m256i hi256(__m512i v) { return _mm512_extracti64x4_epi64(v, 1); }
-inline __m512i join256(__m256i lo, __m256i hi) { return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1); }
-inline __m512i load16(const int16_t* p) {
-  return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-}
-
-void decouple0_avx512(const int16_t* const ref[3], const int16_t* const dis[3], int x0, int x1, double egl_value,
-                      int16_t* const rst_out[3], int16_t* const q_out[3]) {
-  const __m512d egl = _mm512_set1_pd(egl_value), num = _mm512_set1_pd(1073741824.0);
-  const __m512i zero = _mm512_setzero_si512(), full = _mm512_set1_epi32(32768);
-  const __m512i half = _mm512_set1_epi32(16384), low15 = _mm512_set1_epi32(0x7fff);
-  int x = x0;
-  for (; x < x1 && x1 - x0 >= 16; x = next_step(x, 16, x1)) {
-    __m512i o[3], t[3];
-    for (int i = 0; i < 3; ++i) {
-      o[i] = load16(ref[i] + x);
-      t[i] = load16(dis[i] + x);
-    }
-    const __mmask16 angle = __mmask16(
-        angle8_small(lo256(o[0]), lo256(o[1]), lo256(t[0]), lo256(t[1])) |
-        (unsigned(angle8_small(hi256(o[0]), hi256(o[1]), hi256(t[0]), hi256(t[1]))) << 8));
-    for (int i = 0; i < 3; ++i) {
-      // k as in decouple0 (AVX2): DIV = dh 2^15 + dl keeps every product inside int32.
-      const __m512i m = _mm512_abs_epi32(o[i]);
-      const __m512i div = join256(_mm512_cvttpd_epi32(_mm512_div_pd(num, _mm512_cvtepi32_pd(lo256(m)))),
-                                  _mm512_cvttpd_epi32(_mm512_div_pd(num, _mm512_cvtepi32_pd(hi256(m)))));
-      const __mmask16 o_neg = _mm512_cmplt_epi32_mask(o[i], zero), o_zero = _mm512_cmpeq_epi32_mask(o[i], zero);
-      const __m512i ts = _mm512_mask_sub_epi32(t[i], o_neg, zero, t[i]);
-      const __m512i dh = _mm512_srli_epi32(div, 15), dl = _mm512_and_si512(div, low15);
-      __m512i k = _mm512_add_epi32(_mm512_mullo_epi32(dh, ts),
-                                   _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(dl, ts), half), 15));
-      k = _mm512_mask_mov_epi32(_mm512_min_epi32(_mm512_max_epi32(k, zero), full), o_zero, full);
-      __m512i rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, o[i]), half), 15);
-      const __mmask16 apply = angle & __mmask16(~o_zero) & _mm512_test_epi32_mask(k, k);
-      if (apply) {
-        const __m512i a = limit8(lo256(rst), lo256(t[i]), egl), b = limit8(hi256(rst), hi256(t[i]), egl);
-        const __m512i mins = join256(lo256(a), lo256(b)), maxs = join256(hi256(a), hi256(b));
-        const __mmask16 pos = _mm512_cmpgt_epi32_mask(o[i], zero);
-        rst = _mm512_mask_blend_epi32(apply, rst, _mm512_mask_blend_epi32(pos, maxs, mins));
-      }
-      // The int16 narrowings of the scalar rule are truncations.
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(rst_out[i] + x), _mm512_cvtepi32_epi16(rst));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(q_out[i] + x), _mm512_cvtepi32_epi16(_mm512_sub_epi32(t[i], rst)));
-    }
-  }
-  if (x < x1) scalar_kernels().decouple0(ref, dis, x, x1, egl_value, rst_out, q_out);
-}
-
-// ---- DWT, scales 1-3, in 8 double lanes ----
-// As the AVX2 kernels (every sum below 2^48 is exact in double, so is the floor of its scaled
-// rounding); the int32 narrowing is the exact int64 conversion truncated to its low dword.
-
-inline __m256i floor_to_int32_8(__m512d sum, __m512d round, __m512d scale) {
-  const __m512d v = _mm512_roundscale_pd(_mm512_mul_pd(_mm512_add_pd(sum, round), scale),
-                                         _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-  return _mm512_cvtepi64_epi32(_mm512_cvtpd_epi64(v));
-}
-
-inline __m512d filter4_8(const __m512d x[4], const int32_t* c) {
-  __m512d s = _mm512_mul_pd(x[0], _mm512_set1_pd(c[0]));
-  for (int t = 1; t < 4; ++t) s = _mm512_add_pd(s, _mm512_mul_pd(x[t], _mm512_set1_pd(c[t])));
-  return s;
-}
-
-inline void store8(int32_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
-
-void dwt_vertical_avx512(const int32_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi) {
-  const __m512d r = _mm512_set1_pd(double(round)), sc = _mm512_set1_pd(std::ldexp(1.0, -shift));
-  int x = 0;
-  for (; x + 8 <= n; x += 8) {
-    __m512d v[4];
-    for (int t = 0; t < 4; ++t) v[t] = _mm512_cvtepi32_pd(ld(rows[t] + x));
-    store8(lo + x, floor_to_int32_8(filter4_8(v, kLo), r, sc));
-    store8(hi + x, floor_to_int32_8(filter4_8(v, kHi), r, sc));
-  }
-  if (x < n) {
-    const int32_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
-    dwt_vertical(tail, n - x, shift, round, lo + x, hi + x);  // the AVX2 kernel
-  }
-}
-
-// Taps of outputs k..k+7: p[2k-1 + t], the even / odd positions of 16-value loads at p - 1 and p + 1.
-inline void horizontal_taps8(const int32_t* p, __m512d x[4]) {
-  const __m512i idx = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
-  const __m512i a = _mm512_permutexvar_epi32(idx, _mm512_loadu_si512(p - 1));
-  const __m512i b = _mm512_permutexvar_epi32(idx, _mm512_loadu_si512(p + 1));
-  x[0] = _mm512_cvtepi32_pd(lo256(a));
-  x[1] = _mm512_cvtepi32_pd(hi256(a));
-  x[2] = _mm512_cvtepi32_pd(lo256(b));
-  x[3] = _mm512_cvtepi32_pd(hi256(b));
-}
-
-void dwt_horizontal_avx512(const int32_t* lo, const int32_t* hi, int n_out, int shift, int64_t round, int32_t* a,
-                           int32_t* v, int32_t* h, int32_t* d) {
-  const __m512d r = _mm512_set1_pd(double(round)), sc = _mm512_set1_pd(std::ldexp(1.0, -shift));
-  int k = 0;
-  // Loads reach p[2k + 16]: keep k + 8 < n_out so they stay inside the padded line.
-  for (; k + 9 <= n_out; k += 8) {
-    __m512d xl[4], xh[4];
-    horizontal_taps8(lo + 2 * k, xl);
-    horizontal_taps8(hi + 2 * k, xh);
-    store8(a + k, floor_to_int32_8(filter4_8(xl, kLo), r, sc));
-    store8(v + k, floor_to_int32_8(filter4_8(xl, kHi), r, sc));
-    store8(h + k, floor_to_int32_8(filter4_8(xh, kLo), r, sc));
-    store8(d + k, floor_to_int32_8(filter4_8(xh, kHi), r, sc));
-  }
-  if (k < n_out) dwt_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, shift, round, a + k, v + k, h + k, d + k);
-}
-
-// ---- contrast masking, 16 columns: native 64-bit arithmetic shifts for the cube terms ----
-
-// As add_cubes: the 16 cube terms of x >= 0 added to the 8 int64 lanes of acc.
-inline __m512i cube_terms8(__m512i xv, __m128i sq_shift, __m512i sq_round, __m128i cube_shift, __m512i cube_round) {
-  const __m512i sq = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(xv, xv), sq_round), sq_shift);
-  return _mm512_sra_epi64(_mm512_add_epi64(_mm512_mul_epi32(sq, xv), cube_round), cube_shift);
-}
-inline __m512i add_cubes16(__m512i acc, __m512i x, __m128i sq_shift, __m512i sq_round, __m128i cube_shift,
-                           __m512i cube_round) {
-  const __m512i even = cube_terms8(x, sq_shift, sq_round, cube_shift, cube_round);
-  const __m512i odd = cube_terms8(_mm512_srli_epi64(x, 32), sq_shift, sq_round, cube_shift, cube_round);
-  return _mm512_add_epi64(acc, _mm512_add_epi64(even, odd));
-}
-
-inline __m512i load32x16(const int32_t* p) { return _mm512_loadu_si512(p); }
-
-inline __m512i threshold16(const int32_t* up, const int32_t* mid, const int32_t* down, const int32_t* mask,
-                           const int32_t* centre, int x) {
-  return _mm512_add_epi32(
-      _mm512_sub_epi32(_mm512_add_epi32(_mm512_add_epi32(load32x16(up + x), load32x16(mid + x)), load32x16(down + x)),
-                       load32x16(mask + x)),
-      load32x16(centre + x));
-}
-
-void cm0_avx512(const int16_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
-                const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint16_t r0[3],
-                const uint32_t cube_shift[3], const int64_t cube_round[3], int64_t sums[3]) {
-  __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-  __m128i cshift[3], sqshift[3];
-  __m512i cround[3], sqround[3];
-  for (int t = 0; t < 3; ++t) {
-    cshift[t] = _mm_cvtsi32_si128(int(cube_shift[t]));
-    cround[t] = _mm512_set1_epi64(cube_round[t]);
-    sqshift[t] = _mm_cvtsi32_si128(t == 2 ? 30 : 29);
-    sqround[t] = _mm512_set1_epi64(t == 2 ? (int64_t(1) << 29) : (int64_t(1) << 28));
-  }
-  int x = x0;
-  for (; x + 16 <= x1; x += 16) {
-    const __m512i thr = threshold16(box_up, box_mid, box_down, mask_mid, centre_mid, x);
-    for (int t = 0; t < 3; ++t) {
-      const __m512i v = _mm512_abs_epi32(_mm512_mullo_epi32(load16(src[t] + x), _mm512_set1_epi32(r0[t])));
-      const __m512i sub = t == 2 ? _mm512_slli_epi32(thr, 12) : _mm512_slli_epi32(thr, 10);
-      const __m512i xv = _mm512_max_epi32(_mm512_sub_epi32(v, sub), _mm512_setzero_si512());
-      acc[t] = add_cubes16(acc[t], xv, sqshift[t], sqround[t], cshift[t], cround[t]);
-    }
-  }
-  for (int t = 0; t < 3; ++t) sums[t] += _mm512_reduce_add_epi64(acc[t]);
-  if (x < x1)  // the AVX2 kernel (8 columns, then scalar)
-    cm0(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r0, cube_shift, cube_round, sums);
-}
-
-// csf8 on 16 lanes.
-inline __m512i csf16(__m512i p, __m512i r) {
-  const __m512i round = _mm512_set1_epi64(int64_t(1) << 27);
-  const __m512i even = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(p, r), round), 28);
-  const __m512i odd = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(p, 32), r), round), 28);
-  return _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
-}
-
-void cm123_avx512(const int32_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
-                  const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint32_t r[3],
-                  uint32_t cube_shift, int64_t cube_round, int64_t sums[3]) {
-  if (!fits_int32_factors(r))
-    return scalar_kernels().cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x0, x1, r, cube_shift,
-                                  cube_round, sums);
-  __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-  const __m128i cshift = _mm_cvtsi32_si128(int(cube_shift)), sqshift = _mm_cvtsi32_si128(30);
-  const __m512i cround = _mm512_set1_epi64(cube_round), sqround = _mm512_set1_epi64(int64_t(1) << 29);
-  int x = x0;
-  for (; x + 16 <= x1; x += 16) {
-    const __m512i thr = threshold16(box_up, box_mid, box_down, mask_mid, centre_mid, x);
-    for (int t = 0; t < 3; ++t) {
-      const __m512i v = _mm512_abs_epi32(csf16(load32x16(src[t] + x), _mm512_set1_epi32(int32_t(r[t]))));
-      const __m512i xv = _mm512_max_epi32(_mm512_sub_epi32(v, thr), _mm512_setzero_si512());
-      acc[t] = add_cubes16(acc[t], xv, sqshift, sqround, cshift, cround);
-    }
-  }
-  for (int t = 0; t < 3; ++t) sums[t] += _mm512_reduce_add_epi64(acc[t]);
-  if (x < x1) cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r, cube_shift, cube_round, sums);
-}
-
-// ---- CSF and masks, 16 columns ----
-
-inline __m512i wrap16x16(__m512i v) { return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16); }
-inline void store16(int32_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
-
-void csf0_avx512(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask, int32_t* centre) {
-  const __m512i c30 = _mm512_set1_epi32(4369), c15 = _mm512_set1_epi32(8738), r2048 = _mm512_set1_epi32(2048);
-  int x = x0;
-  for (; x < x1 && x1 - x0 >= 16; x = next_step(x, 16, x1)) {
-    __m512i m = _mm512_setzero_si512(), c = _mm512_setzero_si512();
-    for (int t = 0; t < 3; ++t) {
-      const __m512i prod = _mm512_mullo_epi32(load16(p[t] + x), _mm512_set1_epi32(r0[t]));
-      const __m512i v = t == 2 ? _mm512_srai_epi32(_mm512_add_epi32(prod, _mm512_set1_epi32(65535)), 17)
-                               : _mm512_srai_epi32(_mm512_add_epi32(prod, _mm512_set1_epi32(16384)), 15);
-      const __m512i a = _mm512_abs_epi32(wrap16x16(v));
-      m = _mm512_add_epi32(m, wrap16x16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(a, c30), r2048), 12)));
-      c = _mm512_add_epi32(c, wrap16x16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(a, c15), r2048), 12)));
-    }
-    store16(mask + x, m);
-    store16(centre + x, c);
-  }
-  if (x < x1) csf0(p, x, x1, r0, mask, centre);  // narrower than 16: the AVX2 kernel
-}
-
-// scaled_mask8 on 16 lanes.
-inline __m512i scaled_mask16(__m512i abs_c, __m512i k) {
-  const __m512i bias = _mm512_set1_epi64(int64_t(1) << 31);
-  const __m512i even = _mm512_sub_epi64(_mm512_mul_epu32(abs_c, k), bias);
-  const __m512i odd = _mm512_sub_epi64(_mm512_mul_epu32(_mm512_srli_epi64(abs_c, 32), k), bias);
-  return _mm512_mask_blend_epi32(__mmask16(0xAAAA), _mm512_srli_epi64(even, 32), odd);
-}
-
-void csf123_avx512(const int32_t* const p[3], int x0, int x1, const uint32_t r[3], int32_t* mask, int32_t* centre) {
-  if (!fits_int32_factors(r)) return scalar_kernels().csf123(p, x0, x1, r, mask, centre);
-  const __m512i k30 = _mm512_set1_epi32(143165577), k15 = _mm512_set1_epi32(286331153);
-  int x = x0;
-  for (; x < x1 && x1 - x0 >= 16; x = next_step(x, 16, x1)) {
-    __m512i m = _mm512_setzero_si512(), c = _mm512_setzero_si512();
-    for (int t = 0; t < 3; ++t) {
-      const __m512i a = _mm512_abs_epi32(csf16(load32x16(p[t] + x), _mm512_set1_epi32(int32_t(r[t]))));
-      m = _mm512_add_epi32(m, scaled_mask16(a, k30));
-      c = _mm512_add_epi32(c, scaled_mask16(a, k15));
-    }
-    store16(mask + x, m);
-    store16(centre + x, c);
-  }
-  if (x < x1) csf123(p, x, x1, r, mask, centre);
-}
-
-// ---- DWT, scale 0, 32 / 16 columns (AVX-512BW): the AVX2 kernels' arithmetic on wider vectors ----
-// (unpack and pack work within 128-bit lanes on every width, so the output order is the same).
-
-inline __m512i pair512(int32_t c0, int32_t c1) {
-  return _mm512_set1_epi32(int32_t(uint32_t(uint16_t(c0)) | (uint32_t(c1) << 16)));
-}
-
-void dwt0_vertical_u8_avx512(const uint8_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi) {
-  const __m128i shift = _mm_cvtsi32_si128(bitdepth);
-  const __m512i round = _mm512_set1_epi32(1 << (bitdepth - 1));
-  const __m512i k = _mm512_set1_epi32(-(kLoSum << (bitdepth - 1)));
-  const __m512i lo01 = pair512(kLo[0], kLo[1]), lo23 = pair512(kLo[2], kLo[3]);
-  const __m512i hi01 = pair512(kHi[0], kHi[1]), hi23 = pair512(kHi[2], kHi[3]);
-  int x = 0;
-  for (; x + 32 <= n; x += 32) {
-    __m512i s[4];
-    for (int t = 0; t < 4; ++t)
-      s[t] = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t] + x)));
-    const __m512i a01 = _mm512_unpacklo_epi16(s[0], s[1]), b01 = _mm512_unpackhi_epi16(s[0], s[1]);
-    const __m512i a23 = _mm512_unpacklo_epi16(s[2], s[3]), b23 = _mm512_unpackhi_epi16(s[2], s[3]);
-    const __m512i la = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(a01, lo01), _mm512_madd_epi16(a23, lo23)), k), round), shift);
-    const __m512i lb = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(b01, lo01), _mm512_madd_epi16(b23, lo23)), k), round), shift);
-    const __m512i ha = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(a01, hi01), _mm512_madd_epi16(a23, hi23)), round), shift);
-    const __m512i hb = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(b01, hi01), _mm512_madd_epi16(b23, hi23)), round), shift);
-    _mm512_storeu_si512(lo + x, _mm512_packs_epi32(la, lb));
-    _mm512_storeu_si512(hi + x, _mm512_packs_epi32(ha, hb));
-  }
-  if (x < n) {
-    const uint8_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
-    dwt0_vertical_u8(tail, n - x, bitdepth, lo + x, hi + x);  // the AVX2 kernel
-  }
-}
-
-inline __m512i dwt0_filter16(const int16_t* p, __m512i c01, __m512i c23, __m512i round) {
-  const __m512i s = _mm512_add_epi32(_mm512_madd_epi16(_mm512_loadu_si512(p - 1), c01),
-                                     _mm512_madd_epi16(_mm512_loadu_si512(p + 1), c23));
-  return _mm512_srai_epi32(_mm512_add_epi32(s, round), 16);
-}
-
-void dwt0_horizontal_avx512(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h,
-                            int16_t* d) {
-  const __m512i lo01 = pair512(kLo[0], kLo[1]), lo23 = pair512(kLo[2], kLo[3]);
-  const __m512i hi01 = pair512(kHi[0], kHi[1]), hi23 = pair512(kHi[2], kHi[3]);
-  const __m512i round = _mm512_set1_epi32(32768);
-  int k = 0;
-  for (; k + 16 <= n_out; k += 16) {
-    const int16_t* pl = lo + 2 * k;
-    const int16_t* ph = hi + 2 * k;
-    _mm512_storeu_si512(a + k, dwt0_filter16(pl, lo01, lo23, round));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(v + k), _mm512_cvtepi32_epi16(dwt0_filter16(pl, hi01, hi23, round)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(h + k), _mm512_cvtepi32_epi16(dwt0_filter16(ph, lo01, lo23, round)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + k), _mm512_cvtepi32_epi16(dwt0_filter16(ph, hi01, hi23, round)));
-  }
-  if (k < n_out) dwt0_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, a + k, v + k, h + k, d + k);
-}
-
-void decouple123_avx512(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
-                        int32_t* const rst_out[3], int32_t* const q_out[3]) {
-  const __m512d egl = _mm512_set1_pd(egl_value);
-  int x = x0;
-  for (; x < x1 && x1 - x0 >= 8; x = next_step(x, 8, x1)) {
-    const __mmask8 angle = angle8(ld(ref[0] + x), ld(ref[1] + x), ld(dis[0] + x), ld(dis[1] + x));
-    for (int i = 0; i < 3; ++i) decouple8_123(ld(ref[i] + x), ld(dis[i] + x), angle, egl, rst_out[i] + x, q_out[i] + x);
-  }
-  if (x < x1) scalar_kernels().decouple123(ref, dis, x, x1, egl_value, rst_out, q_out);
-}
-
-}  // namespace
-#pragma GCC diagnostic pop
-#pragma GCC pop_options
-
-namespace {
-
-RowKernels make_avx2() {
-  RowKernels k = scalar_kernels();
+void init_avx2(RowKernels& k) {
   k.dwt0_vertical_u8 = dwt0_vertical_u8;
   k.dwt0_vertical_u16 = dwt0_vertical_u16;
   k.dwt0_horizontal = dwt0_horizontal;
@@ -1007,43 +606,8 @@ RowKernels make_avx2() {
   k.csf123 = csf123;
   k.cm123 = cm123;
   k.den123 = den123;
-  return k;
 }
 
-}  // namespace
-
-const RowKernels* avx2_kernels() {
-  static const RowKernels k = make_avx2();
-  static const bool ok = __builtin_cpu_supports("avx2");
-  return ok ? &k : nullptr;
-}
-
-const RowKernels* avx512_kernels() {
-  static const RowKernels k = [] {
-    RowKernels r = make_avx2();
-    r.decouple0 = decouple0_avx512;
-    r.dwt0_vertical_u8 = dwt0_vertical_u8_avx512;
-    r.dwt0_horizontal = dwt0_horizontal_avx512;
-    r.csf0 = csf0_avx512;
-    r.csf123 = csf123_avx512;
-    r.cm0 = cm0_avx512;
-    r.cm123 = cm123_avx512;
-    r.dwt_vertical = dwt_vertical_avx512;
-    r.dwt_horizontal = dwt_horizontal_avx512;
-    r.decouple123 = decouple123_avx512;
-    return r;
-  }();
-  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
-                         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-                         __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw");
-  return ok ? &k : nullptr;
-}
-
-#else
-
-const RowKernels* avx2_kernels() { return nullptr; }
-const RowKernels* avx512_kernels() { return nullptr; }
+}  // namespace vqtwin::integer_adm::x86
 
 #endif
-
-}  // namespace vqtwin::integer_adm

@@ -174,11 +174,6 @@ constexpr RowKernels kScalar = {
 
 }  // namespace
 
-const RowKernels& scalar_kernels() { return kScalar; }
-
-const RowKernels& best_kernels() {
-  static const RowKernels* best = avx512_kernels() ? avx512_kernels() : (avx2_kernels() ? avx2_kernels() : &kScalar);
-  return *best;
-}
+const RowKernels& reference_kernels() { return kScalar; }
 
 }  // namespace vqtwin::integer_adm

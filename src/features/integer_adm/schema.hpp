@@ -1,6 +1,6 @@
 #pragma once
 // integer ADM (libvmaf's `adm` extractor): options and outputs, declared once for the CPU reference
-// and every twin. Behaviour: shared/spec/integer_adm.md.
+// and every twin (spec: integer_adm.md).
 #include <array>
 #include <string_view>
 

@@ -18,7 +18,7 @@ struct Settings {
   bool skip_scale0 = false;
 };
 
-// Throws vqtwin::Error for the combinations integer ADM refuses (spec DECISIONS 10): CSF mode 1,
+// Throws vqtwin::Error for the combinations integer ADM refuses (spec: DECISIONS.md §10): CSF mode 1,
 // modes 2/3 with a display outside their tables, and nvd * rdh below 3 * 1080.
 void validate(const Settings& s);
 

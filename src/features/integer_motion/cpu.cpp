@@ -1,4 +1,4 @@
-// integer motion (libvmaf's `motion`), CPU reference (behaviour: ../shared/spec/integer_motion.md).
+// integer motion (libvmaf's `motion`), CPU reference (spec: integer_motion.md).
 //
 // libvmaf hands this extractor the previous reference pictures; here it is temporal (frames one at a
 // time, in order) and keeps its own copies of the last luma planes. The front (front.hpp) owns the
@@ -6,9 +6,9 @@
 #include <cstring>
 #include <memory>
 
+#include "common/big_buffer.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
-#include "features/float_motion/big_buffer.hpp"
 #include "features/integer_motion/front.hpp"
 #include "features/integer_motion/sad.hpp"
 #include "features/integer_motion/schema.hpp"
@@ -23,9 +23,10 @@ class IntegerMotionCpu final : public Extractor {
 
   void init(const PictureFormat& f) override {
     front_.init(f);
-    if (!front_.reads_pixels()) return;
+    if (!front_.reads_pixels()) return;  // motion_force_zero: no pixel is ever read
     w_ = f.width;
     h_ = f.height;
+    bpc_ = f.bitdepth;
     bytes_ = f.bytes_per_sample();
     sad_ = std::make_unique<DiffBlurSad>(w_, h_, f.bitdepth);
     // Frame i - 2 is needed only with the five-frame window.
@@ -33,31 +34,52 @@ class IntegerMotionCpu final : public Extractor {
   }
 
   void extract(const Picture& ref, const Picture&, unsigned index, FeatureSink& out) override {
-    const unsigned ring = front_.lag() + 1;
     std::uint64_t sad = 0;
-    if (front_.needs_sad(index)) {
-      const BigBuffer<unsigned char>& prev = history_[(index - front_.lag()) % ring];
-      sad = bytes_ == 1 ? (*sad_)(prev.data(), w_, ref.row<std::uint8_t>(0, 0), ref.stride(0))
-                        : (*sad_)(reinterpret_cast<const std::uint16_t*>(prev.data()), w_,
-                                  ref.row<std::uint16_t>(0, 0), ref.stride(0));
+    if (front_.reads_pixels()) {
+      // Kept first (another slot than the previous frame's), noting samples of 2^bpc or more.
+      const unsigned ring = front_.lag() + 1;
+      const unsigned slot = index % ring;
+      out_of_range_[slot] = keep(ref, history_[slot]) >> bpc_ != 0;
+      if (front_.needs_sad(index)) {
+        const unsigned prev_slot = (index - front_.lag()) % ring;
+        const BigBuffer<unsigned char>& prev = history_[prev_slot];
+        sad = bytes_ == 1 ? (*sad_)(prev.data(), w_, ref.row<std::uint8_t>(0, 0), ref.stride(0))
+                          : (*sad_)(reinterpret_cast<const std::uint16_t*>(prev.data()), w_,
+                                    ref.row<std::uint16_t>(0, 0), ref.stride(0),
+                                    out_of_range_[slot] || out_of_range_[prev_slot]);
+      }
     }
-    if (front_.reads_pixels()) keep(ref, history_[index % ring]);
     front_.emit(index, sad, out);
   }
 
   void flush(FeatureSink& out) override { front_.flush(out); }
 
  private:
-  // A packed copy of the luma plane (row stride w).
-  void keep(const Picture& pic, BigBuffer<unsigned char>& dst) const {
+  // A packed copy of the luma plane (row stride w); returns the OR of its samples (0 for 8 bits).
+  std::uint32_t keep(const Picture& pic, BigBuffer<unsigned char>& dst) const {
     const std::size_t row_bytes = std::size_t(w_) * bytes_;
-    for (int y = 0; y < h_; ++y)
-      std::memcpy(dst.data() + y * row_bytes, static_cast<const unsigned char*>(pic.data(0)) + y * pic.stride_bytes(0),
-                  row_bytes);
+    if (bytes_ == 1) {
+      for (int y = 0; y < h_; ++y)
+        std::memcpy(dst.data() + y * row_bytes, static_cast<const unsigned char*>(pic.data(0)) + y * pic.stride_bytes(0),
+                    row_bytes);
+      return 0;
+    }
+    std::uint32_t any = 0;
+    auto* out = reinterpret_cast<std::uint16_t*>(dst.data());
+    for (int y = 0; y < h_; ++y) {
+      const std::uint16_t* src = pic.row<std::uint16_t>(0, y);
+      std::uint16_t* row = out + std::size_t(y) * w_;
+      for (int x = 0; x < w_; ++x) {
+        row[x] = src[x];
+        any |= src[x];
+      }
+    }
+    return any;
   }
 
   Front front_;
-  int w_ = 0, h_ = 0, bytes_ = 1;
+  int w_ = 0, h_ = 0, bytes_ = 1, bpc_ = 8;
+  bool out_of_range_[3] = {false, false, false};  // per history slot: a sample of 2^bpc or more
   std::unique_ptr<DiffBlurSad> sad_;
   BigBuffer<unsigned char> history_[3];  // luma of frame i in slot i % (lag + 1)
 };

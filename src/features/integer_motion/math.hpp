@@ -1,5 +1,5 @@
 #pragma once
-// integer motion's scalar math (spec/integer_motion.md §4-§5), shared by the CPU reference and the
+// integer motion's scalar math (spec: integer_motion.md §4-§5), shared by the CPU reference and the
 // twins: the per-frame score from the exact integer SAD, and the motion2/motion3 schedule of flush.
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// integer_ssim's window math (behaviour: shared/spec/integer_ssim.md), shared by the CPU reference
+// integer_ssim's window math (spec: integer_ssim.md), shared by the CPU reference
 // and the twins: exact integer moments in, one double SSIM term out, in the fork's operation order.
 #include <cstdint>
 

@@ -1,51 +1,11 @@
 #include "features/integer_ssim/moments.hpp"
 
-#include <cstddef>
-#include <cstdint>
-#include <vector>
-
+#include "common/cpu.hpp"
+#include "common/vector.hpp"
 #include "features/integer_ssim/math.hpp"
-#include "features/ssim_common/vector.hpp"
 
 namespace vqtwin::integer_ssim {
 namespace {
-
-// Taps that fall outside the picture are dropped, which for the moments is the same as reading 0:
-// rows are padded with kRadius zeros on each side and the filters run unguarded; only the weight
-// sum W needs the truncation, and it factors into (columns used) x (rows used).
-//
-// Acc holds a moment exactly: 8-bit moments are below 256 * 256 * 255^2 < 2^32, so uint32 (which
-// vectorises well) suffices there; deeper samples need 64 bits (256 * 256 * 65535^2 < 2^48).
-template <class Acc>
-struct Scratch {
-  int width = 0;
-  std::size_t padded = 0;
-  std::vector<Acc> in;    // 5 zero-padded rows: s, d, s*s, s*d, d*d
-  std::vector<Acc> ring;  // kTaps x 5 horizontally filtered rows
-  std::vector<Acc> col;   // 5 vertically filtered rows
-  std::vector<double> term;
-  std::vector<std::int64_t> w_col;  // weight used per column
-
-  void size_for(int w) {
-    if (w == width) return;
-    width = w;
-    padded = std::size_t(w) + 2 * kRadius;
-    in.assign(5 * padded, 0);
-    ring.assign(std::size_t(kTaps) * 5 * w, 0);
-    col.assign(5 * std::size_t(w), 0);
-    term.assign(std::size_t(w), 0.0);
-    w_col.assign(std::size_t(w), 0);
-    for (int x = 0; x < w; ++x) {
-      std::int64_t sum = 0;
-      for (int k = 0; k < kTaps; ++k) {
-        const int c = x - kRadius + k;
-        if (c >= 0 && c < w) sum += kKernel[k];
-      }
-      w_col[x] = sum;
-    }
-  }
-  Acc* ring_row(int slot, int m) { return ring.data() + (std::size_t(slot) * 5 + m) * width; }
-};
 
 // Integer arithmetic: exact in any order, so these loops are free to vectorise.
 template <class Sample, class Acc>
@@ -136,27 +96,42 @@ VQTWIN_ALWAYS_INLINE double score(Scratch<Acc>& sc, const Picture& ref, const Pi
   return sum / sum_w;
 }
 
-VQTWIN_VECTOR_CLONES
-double score_8bit(Scratch<std::uint32_t>& sc, const Picture& ref, const Picture& dist) {
-  return score<std::uint8_t, std::uint32_t>(sc, ref, dist);
+// The builds of the frame score (common/isa.hpp): the same body, vectorised for each set.
+VQTWIN_ALWAYS_INLINE double score_any(Workspace& ws, const Picture& ref, const Picture& dist) {
+  if (ref.format().bitdepth <= 8) {
+    ws.narrow.size_for(ref.width(0));
+    return score<std::uint8_t, std::uint32_t>(ws.narrow, ref, dist);
+  }
+  ws.wide.size_for(ref.width(0));
+  return score<std::uint16_t, std::uint64_t>(ws.wide, ref, dist);
 }
 
-VQTWIN_VECTOR_CLONES
-double score_16bit(Scratch<std::uint64_t>& sc, const Picture& ref, const Picture& dist) {
-  return score<std::uint16_t, std::uint64_t>(sc, ref, dist);
+double score_portable(Workspace& ws, const Picture& ref, const Picture& dist) { return score_any(ws, ref, dist); }
+#if VQTWIN_X86_VARIANTS
+VQTWIN_TARGET_V3 double score_v3(Workspace& ws, const Picture& ref, const Picture& dist) {
+  return score_any(ws, ref, dist);
 }
+VQTWIN_TARGET_V4 double score_v4(Workspace& ws, const Picture& ref, const Picture& dist) {
+  return score_any(ws, ref, dist);
+}
+#endif
 
 }  // namespace
 
+ScoreKernels score_kernels_for(unsigned cpu_flags) {
+  ScoreKernels k{"portable", score_portable};
+#if VQTWIN_X86_VARIANTS
+  if (!cpu::allows(cpu_flags, cpu::kAvx2)) return k;
+  k = {"x86-64-v3", score_v3};
+  if (!cpu::allows(cpu_flags, cpu::kAvx512)) return k;
+  k = {"x86-64-v4", score_v4};
+#endif
+  return k;
+}
+
 double frame_score(const Picture& ref, const Picture& dist) {
-  if (ref.format().bitdepth <= 8) {
-    thread_local Scratch<std::uint32_t> sc;
-    sc.size_for(ref.width(0));
-    return score_8bit(sc, ref, dist);
-  }
-  thread_local Scratch<std::uint64_t> sc;
-  sc.size_for(ref.width(0));
-  return score_16bit(sc, ref, dist);
+  thread_local Workspace ws;
+  return score_kernels_for(cpu::flags()).score(ws, ref, dist);
 }
 
 }  // namespace vqtwin::integer_ssim

@@ -47,7 +47,8 @@ VQTWIN_HD inline Moments vertical_moments_at(const T* x, std::ptrdiff_t stride_x
     syy += f * (b * b);
     sxy += f * (a * b);
   }
-  return {std::uint32_t((sx + sh.mean.round) >> sh.mean.shift), std::uint32_t((sy + sh.mean.round) >> sh.mean.shift),
+  // The means in 16 bits as libvmaf keeps them (a no-op for samples below 2^bpc, a wrap above).
+  return {std::uint16_t((sx + sh.mean.round) >> sh.mean.shift), std::uint16_t((sy + sh.mean.round) >> sh.mean.shift),
           std::uint32_t((sxx + sh.square.round) >> sh.square.shift),
           std::uint32_t((syy + sh.square.round) >> sh.square.shift),
           std::uint32_t((sxy + sh.square.round) >> sh.square.shift)};
@@ -96,7 +97,7 @@ VQTWIN_HD inline std::uint32_t downsample_vertical_at(const T* x, std::ptrdiff_t
   std::uint64_t sum = 0;
   for (int t = 0; t < k.size; ++t)
     sum += std::uint64_t(k.f[t]) * x[std::ptrdiff_t(mirror(2 * out_row - k.half + t, h)) * stride + col];
-  return std::uint32_t((sum + sh.round) >> sh.shift);
+  return std::uint16_t((sum + sh.round) >> sh.shift);  // 16 bits, as libvmaf keeps it
 }
 
 // Horizontal pass: output column out_col from a vertically filtered row of w values.

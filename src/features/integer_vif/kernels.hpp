@@ -1,9 +1,9 @@
 #pragma once
-// The compute kernels of integer VIF, one set per instruction set: a portable set
-// (kernels_scalar.cpp, the reference) and an AVX2 set (kernels_avx2.cpp). Both compute the same
-// integers (every step is exact integer arithmetic except the per-pixel double block, whose IEEE
-// operations are lane-wise identical), so the choice never changes a result; the unit tests compare
-// them on random and extreme planes.
+// The compute kernels of integer VIF as one table: the portable reference (kernels_scalar.cpp), which
+// the AVX2 set (kernels_avx2.cpp) and the AVX-512 set (kernels_avx512.cpp) override where the CPU
+// flags allow (kernels.cpp). All compute the same integers (every step is exact integer arithmetic
+// except the per-pixel double block, whose IEEE operations are lane-wise identical), so the choice
+// never changes a result; tests/cpu_check compares every set on the machine with the reference.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -51,13 +51,10 @@ struct KernelSet {
                     double gain_limit, const std::uint16_t* log_table, Accum& acc);
 };
 
-const KernelSet& scalar_kernels();
-// nullptr when the CPU (or the compiler) has no AVX2.
-const KernelSet* avx2_kernels();
-// nullptr without AVX-512 F/BW/DQ/VL/VNNI: the AVX2 set with 32-column scale-0 vertical,
-// horizontal and statistic passes.
-const KernelSet* avx512_kernels();
-// The fastest set this CPU runs.
-const KernelSet& best_kernels();
+// The table for a set of cpu:: flags (common/cpu.hpp): the reference, then each instruction set the
+// flags allow. kernels_for(0) is the reference; kernels_for(cpu::flags()) the one to run.
+KernelSet kernels_for(unsigned cpu_flags);
+// The reference table (kernels_scalar.cpp); kernels_for starts from it.
+const KernelSet& reference_kernels();
 
 }  // namespace vqtwin::integer_vif

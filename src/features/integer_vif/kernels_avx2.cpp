@@ -1,6 +1,5 @@
-// integer VIF kernels, AVX2 and AVX-512 (two kernel sets; the AVX-512 one is the AVX2 set with its
-// hot passes 32 columns wide, see the AVX-512 section). Same integers as kernels_scalar.cpp,
-// computed differently:
+// integer VIF kernels, AVX2 (kernels_avx512.cpp widens the hot passes of this set to 32 columns).
+// Same integers as kernels_scalar.cpp, computed differently:
 //
 // * 16-bit multiply-adds (vpmaddwd) do two filter taps at once. Unsigned 16-bit data is stored
 //   offset by -32768 (value ^ 0x8000, an int16); since every kernel sums to 65536 the offset adds
@@ -14,71 +13,23 @@
 // * The per-pixel double block runs 4 lanes at a time with the same IEEE operations in the same
 //   order as the scalar code (no FMA: this file is not built for FMA); logs use gathers.
 //
-// Every function here carries target("avx2") and is only called after a runtime CPU check, so the
-// rest of the library does not need -mavx2. Column order inside a 16-wide block of the sigma rows
-// is permuted (even columns, then odd): the statistic is a sum, so order does not matter.
+// Every function here carries target("avx2") (lambdas too) and is put in a table only when
+// cpu::flags() allows AVX2 (kernels.cpp), so the rest of the library does not need -mavx2. Column
+// order inside a 16-wide block of the sigma rows is permuted (even columns, then odd): the
+// statistic is a sum, so order does not matter.
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 
-#include "features/integer_vif/kernels.hpp"
+#include "common/isa.hpp"
+#include "features/integer_vif/kernels_x86.hpp"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define VQTWIN_VIF_HAVE_AVX2 1
-// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*() values, which -Wmaybe-uninitialized
-// reports at every inlined use (a false positive).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+#if VQTWIN_X86_VARIANTS
 #include <immintrin.h>
-#endif
 
-namespace vqtwin::integer_vif {
-
-#if VQTWIN_VIF_HAVE_AVX2
+namespace vqtwin::integer_vif::x86 {
 namespace {
 
-#define VIF_AVX2 __attribute__((target("avx2")))
-
-constexpr int kMaxHalf = (kMaxTaps - 1) / 2;
-constexpr int kSlack = 32;  // int16 elements readable past the mirrored end of a plane row
-
-// The taps of a kernel as pairs for vpmaddwd: pair i covers taps offset[i] and offset[i] + 1.
-struct PairTaps {
-  int n = 0;
-  int offset[9] = {};
-  std::int32_t coef[9] = {};  // (c1 << 16) | c0, both <= 32767
-};
-
-constexpr PairTaps pair_taps(Kernel k) {
-  PairTaps p;
-  auto add = [&](int off, std::uint32_t c0, std::uint32_t c1) {
-    p.offset[p.n] = off;
-    p.coef[p.n] = std::int32_t((c1 << 16) | c0);
-    ++p.n;
-  };
-  if (k.taps[k.half] > 32767) {
-    // Only the 3-tap kernel: (f0, f1/2) at taps 0,1 and (f1/2, f2) at taps 1,2.
-    const std::uint32_t c = k.taps[1] / 2u;
-    add(0, k.taps[0], c);
-    add(1, k.taps[1] - c, k.taps[2]);
-  } else {
-    for (int t = 0; t < k.size; t += 2) add(t, k.taps[t], t + 1 < k.size ? k.taps[t + 1] : 0u);
-  }
-  return p;
-}
-
-// Calls fn.template operator()<scale>() with the scale of kernel k as a compile-time constant, so
-// the tap loops unroll and the coefficients become constants.
-template <class Fn>
-void with_scale(Kernel k, Fn&& fn) {
-  switch (k.size) {
-    case 17: fn.template operator()<0>(); break;
-    case 9: fn.template operator()<1>(); break;
-    case 5: fn.template operator()<2>(); break;
-    default: fn.template operator()<3>(); break;
-  }
-}
+#define VIF_AVX2 VQTWIN_TARGET_AVX2
 
 // ---- shared helpers ---------------------------------------------------------------------------
 
@@ -108,13 +59,6 @@ VIF_AVX2 inline void store_split16(std::int16_t* dst_lo, std::int16_t* dst_hi, _
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst_lo), _mm256_packs_epi32(l0, l1));
   store_offset16(dst_hi, _mm256_srli_epi32(lo, 16), _mm256_srli_epi32(hi, 16));
 }
-
-// The 8 planes of one row, offset int16, column 0 at index 0, mirrored `half` both sides.
-enum Plane { kAx, kAy, kBxxLo, kBxxHi, kByyLo, kByyHi, kBxyLo, kBxyHi, kNumPlanes };
-
-struct PlaneRows {
-  std::int16_t* p[kNumPlanes];
-};
 
 // Scalar fallback for the columns a vector block does not cover: writes the 8 planes of column j
 // from exact vertical sums.
@@ -185,6 +129,8 @@ VIF_AVX2 inline void madd_pair(Acc2& acc, __m256i a, __m256i b, __m256i coef) {
   acc.hi = _mm256_add_epi32(acc.hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), coef));
 }
 
+}  // namespace
+
 // Scale 0 only (8-bit planes exist only there): the 17-tap kernel as a constant.
 // Columns j0.. (a wider set handles the columns before j0).
 VIF_AVX2 void vertical_u8(const std::uint8_t* const* rx, const std::uint8_t* const* ry, int j0, int w,
@@ -242,6 +188,8 @@ VIF_AVX2 void vertical_u8(const std::uint8_t* const* rx, const std::uint8_t* con
   }
   vertical_tail(rx, ry, k, j, w, sh, pr);
 }
+
+namespace {
 
 // ---- vertical pass, 16-bit samples ------------------------------------------------------------
 
@@ -311,10 +259,14 @@ VIF_AVX2 void vertical_u16_s(const std::uint16_t* const* rx, const std::uint16_t
   vertical_tail(rx, ry, k, j, w, sh, pr);
 }
 
-void vertical_u16(const std::uint16_t* const* rx, const std::uint16_t* const* ry, Kernel k, int w, MomentShifts sh,
-                  const PlaneRows& pr) {
-  with_scale(k, [&]<int S>() { vertical_u16_s<S>(rx, ry, 0, w, sh, pr); });
+}  // namespace
+
+void vertical_u16(const std::uint16_t* const* rx, const std::uint16_t* const* ry, Kernel k, int j0, int w,
+                  MomentShifts sh, const PlaneRows& pr) {
+  with_scale(k, [&]<int S>() { vertical_u16_s<S>(rx, ry, j0, w, sh, pr); });
 }
+
+namespace {
 
 // ---- horizontal pass --------------------------------------------------------------------------
 
@@ -358,26 +310,6 @@ void horizontal_tail(const PlaneRows& pr, Kernel k, int j0, int w, std::int32_t*
     s2[j] = std::int32_t(std::int64_t((eyy + 32768) >> 16) - pyy);
     s12[j] = std::int32_t(std::int64_t((exy + 32768) >> 16) - pxy);
   }
-}
-
-// Kernels whose taps all fit an int16 (17, 9, 5): each load at an even offset o serves both the even
-// outputs (taps o, o+1) and the odd outputs (taps o-1, o), halving the loads.
-struct SharedTaps {
-  int n = 0;
-  int offset[9] = {};
-  std::int32_t even[9] = {}, odd[9] = {};
-};
-
-constexpr SharedTaps shared_taps(Kernel k) {
-  SharedTaps st;
-  auto tap = [&](int t) -> std::uint32_t { return t >= 0 && t < k.size ? k.taps[t] : 0u; };
-  for (int o = 0; o < k.size; o += 2) {
-    st.offset[st.n] = o;
-    st.even[st.n] = std::int32_t((tap(o + 1) << 16) | tap(o));
-    st.odd[st.n] = std::int32_t((tap(o) << 16) | tap(o - 1));
-    ++st.n;
-  }
-  return st;
 }
 
 VIF_AVX2 inline void hfilter_shared(const std::int16_t* plane, int j0, int half, const SharedTaps& st,
@@ -445,10 +377,14 @@ VIF_AVX2 void horizontal_s(const PlaneRows& pr, int j0, int w, std::int32_t* s1,
   horizontal_tail(pr, k, j, w, s1, s2, s12);
 }
 
+}  // namespace
+
 void horizontal(const PlaneRows& pr, Kernel k, int j0, int w, std::int32_t* s1, std::int32_t* s2,
                 std::int32_t* s12) {
   with_scale(k, [&]<int S>() { horizontal_s<S>(pr, j0, w, s1, s2, s12); });
 }
+
+namespace {
 
 // ---- per-pixel statistic ----------------------------------------------------------------------
 
@@ -514,6 +450,8 @@ VIF_AVX2 inline std::int64_t hsum64(__m256i v) {
   return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
 }
 
+}  // namespace
+
 VIF_AVX2 void statistic(const std::int32_t* sigma1, const std::int32_t* sigma2, const std::int32_t* sigma12, int n,
                         double gain_limit, const std::uint16_t* table, Accum& acc) {
   const __m256i nsq_minus1 = _mm256_set1_epi32(kSigmaNsq - 1);
@@ -566,405 +504,12 @@ VIF_AVX2 void statistic(const std::int32_t* sigma1, const std::int32_t* sigma2, 
   for (; j < n; ++j) accumulate_pixel(sigma1[j], sigma2[j], sigma12[j], gain_limit, table, acc);
 }
 
-// ---- AVX-512 (BW + VNNI): the scale-0 vertical pass, the horizontal pass and the statistic, 32
-// columns at a time -------------------------------------------------------------------------------
-//
-// The same integers as the AVX2 code above, twice as wide; vpdpwssd (multiply-add-accumulate) gives
-// exactly madd + add (both wrap mod 2^32, and no pair here is (-32768, -32768)). pack/unpack work
-// within 128-bit lanes as in AVX2, so the column permutations are the same, per 128-bit lane. Blocks
-// of fewer than 32 columns fall through to the AVX2 code, which takes a start column.
-
-#define VIF_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl,avx512vnni")))
-
-VIF_AVX512 inline __m512i flip31w(__m512i v) { return _mm512_xor_si512(v, _mm512_set1_epi32(INT32_MIN)); }
-
-VIF_AVX512 inline __m512i mul_hi_round_w(__m512i a, __m512i b) {
-  const __m512i r = _mm512_set1_epi64(0x80000000LL);
-  const __m512i pe = _mm512_add_epi64(_mm512_mul_epu32(a, b), r);
-  const __m512i po = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32)), r);
-  return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
-}
-
-VIF_AVX512 inline void store_offset16_w(std::int16_t* dst, __m512i lo, __m512i hi) {
-  const __m512i k = _mm512_set1_epi32(32768);
-  _mm512_storeu_si512(dst, _mm512_packs_epi32(_mm512_sub_epi32(lo, k), _mm512_sub_epi32(hi, k)));
-}
-
-VIF_AVX512 inline void store_split16_w(std::int16_t* dst_lo, std::int16_t* dst_hi, __m512i lo, __m512i hi) {
-  const __m512i m = _mm512_set1_epi32(0x8000);
-  const __m512i l0 = _mm512_srai_epi32(_mm512_slli_epi32(_mm512_xor_si512(lo, m), 16), 16);
-  const __m512i l1 = _mm512_srai_epi32(_mm512_slli_epi32(_mm512_xor_si512(hi, m), 16), 16);
-  _mm512_storeu_si512(dst_lo, _mm512_packs_epi32(l0, l1));
-  store_offset16_w(dst_hi, _mm512_srli_epi32(lo, 16), _mm512_srli_epi32(hi, 16));
-}
-
-struct Elements8w {
-  __m512i x, y, uu, vv, uv;
-};
-
-VIF_AVX512 inline Elements8w elements8_w(const std::uint8_t* xr, const std::uint8_t* yr) {
-  const __m512i x = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr)));
-  const __m512i y = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(yr)));
-  const __m512i c128 = _mm512_set1_epi16(128);
-  const __m512i u = _mm512_sub_epi16(x, c128), v = _mm512_sub_epi16(y, c128);
-  return {x, y, _mm512_sub_epi16(_mm512_mullo_epi16(u, u), _mm512_set1_epi16(8192)),
-          _mm512_sub_epi16(_mm512_mullo_epi16(v, v), _mm512_set1_epi16(8192)),
-          _mm512_sub_epi16(_mm512_mullo_epi16(u, v), _mm512_set1_epi16(64))};
-}
-
-VIF_AVX512 inline Elements8w fold8_w(const Elements8w& a, const Elements8w& b) {
-  return {_mm512_add_epi16(a.x, b.x), _mm512_add_epi16(a.y, b.y), _mm512_add_epi16(a.uu, b.uu),
-          _mm512_add_epi16(a.vv, b.vv), _mm512_add_epi16(a.uv, b.uv)};
-}
-
-struct Acc2w {
-  __m512i lo, hi;
-};
-
-VIF_AVX512 inline void madd_pair_w(Acc2w& acc, __m512i a, __m512i b, __m512i coef) {
-  acc.lo = _mm512_dpwssd_epi32(acc.lo, _mm512_unpacklo_epi16(a, b), coef);
-  acc.hi = _mm512_dpwssd_epi32(acc.hi, _mm512_unpackhi_epi16(a, b), coef);
-}
-
-// vertical_u8, 32 columns at a time.
-VIF_AVX512 void vertical_u8_w(const std::uint8_t* const* rx, const std::uint8_t* const* ry, int w, MomentShifts sh,
-                              const PlaneRows& pr) {
-  constexpr Kernel k = kernel_of(0);
-  const int nterms = k.half + 1;
-  __m512i coef[(kMaxHalf + 2) / 2];
-  for (int i = 0; 2 * i < nterms; ++i) {
-    const std::uint32_t c0 = k.taps[k.half - 2 * i];
-    const std::uint32_t c1 = 2 * i + 1 < nterms ? k.taps[k.half - 2 * i - 1] : 0u;
-    coef[i] = _mm512_set1_epi32(std::int32_t((c1 << 16) | c0));
-  }
-  const __m128i mean_shift = _mm_cvtsi32_si128(int(sh.mean.shift));
-  const __m512i mean_round = _mm512_set1_epi32(std::int32_t(sh.mean.round));
-  int j = 0;
-  for (; j + 32 <= w; j += 32) {
-    const __m512i z = _mm512_setzero_si512();
-    Acc2w ax{z, z}, ay{z, z}, uu{z, z}, vv{z, z}, uv{z, z};
-    for (int i = 0; 2 * i < nterms; ++i) {
-      const int t0 = 2 * i, t1 = 2 * i + 1;
-      auto term = [&](int t) VIF_AVX512 {
-        if (t == 0) return elements8_w(rx[k.half] + j, ry[k.half] + j);
-        return fold8_w(elements8_w(rx[k.half - t] + j, ry[k.half - t] + j),
-                       elements8_w(rx[k.half + t] + j, ry[k.half + t] + j));
-      };
-      const Elements8w a = term(t0);
-      const Elements8w b = t1 < nterms ? term(t1) : Elements8w{z, z, z, z, z};
-      madd_pair_w(ax, a.x, b.x, coef[i]);
-      madd_pair_w(ay, a.y, b.y, coef[i]);
-      madd_pair_w(uu, a.uu, b.uu, coef[i]);
-      madd_pair_w(vv, a.vv, b.vv, coef[i]);
-      madd_pair_w(uv, a.uv, b.uv, coef[i]);
-    }
-    const __m512i c29 = _mm512_set1_epi32(1 << 29);
-    const __m512i cxy = _mm512_set1_epi32((1 << 22) - (1 << 30));
-    auto finish = [&](__m512i sx, __m512i sy, __m512i suu, __m512i svv, __m512i suv, __m512i out[5]) VIF_AVX512 {
-      out[0] = _mm512_srl_epi32(_mm512_add_epi32(sx, mean_round), mean_shift);
-      out[1] = _mm512_srl_epi32(_mm512_add_epi32(sy, mean_round), mean_shift);
-      out[2] = _mm512_sub_epi32(_mm512_add_epi32(suu, _mm512_slli_epi32(sx, 8)), c29);
-      out[3] = _mm512_sub_epi32(_mm512_add_epi32(svv, _mm512_slli_epi32(sy, 8)), c29);
-      out[4] = _mm512_add_epi32(_mm512_add_epi32(suv, _mm512_slli_epi32(_mm512_add_epi32(sx, sy), 7)), cxy);
-    };
-    __m512i lo[5], hi[5];
-    finish(ax.lo, ay.lo, uu.lo, vv.lo, uv.lo, lo);
-    finish(ax.hi, ay.hi, uu.hi, vv.hi, uv.hi, hi);
-    store_offset16_w(pr.p[kAx] + j, lo[0], hi[0]);
-    store_offset16_w(pr.p[kAy] + j, lo[1], hi[1]);
-    store_split16_w(pr.p[kBxxLo] + j, pr.p[kBxxHi] + j, lo[2], hi[2]);
-    store_split16_w(pr.p[kByyLo] + j, pr.p[kByyHi] + j, lo[3], hi[3]);
-    store_split16_w(pr.p[kBxyLo] + j, pr.p[kBxyHi] + j, lo[4], hi[4]);
-  }
-  vertical_u8(rx, ry, j, w, sh, pr);
-}
-
-VIF_AVX512 inline __m512i load16_w(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
-
-// vertical_u16_s, 32 columns at a time.
-template <int Scale>
-VIF_AVX512 void vertical_u16_w_s(const std::uint16_t* const* rx, const std::uint16_t* const* ry, int w,
-                                 MomentShifts sh, const PlaneRows& pr) {
-  constexpr Kernel k = kernel_of(Scale);
-  constexpr PairTaps pt = pair_taps(k);
-  __m512i coef[9];
-  for (int i = 0; i < pt.n; ++i) coef[i] = _mm512_set1_epi32(pt.coef[i]);
-  const __m512i flip = _mm512_set1_epi16(INT16_MIN);
-  const __m128i mean_shift = _mm_cvtsi32_si128(int(sh.mean.shift));
-  const __m512i mean_round = _mm512_set1_epi32(std::int32_t(sh.mean.round));
-  const __m128i sq_shift = _mm_cvtsi32_si128(int(sh.square.shift));
-  const __m128i sq_up = _mm_cvtsi32_si128(int(16 - sh.square.shift));
-  const __m512i sq_round = _mm512_set1_epi32(std::int32_t(sh.square.round));
-  auto square = [&](__m512i s_lo, __m512i s_hi) VIF_AVX512 {
-    return _mm512_add_epi32(_mm512_sll_epi32(flip31w(s_hi), sq_up),
-                            _mm512_srl_epi32(_mm512_add_epi32(flip31w(s_lo), sq_round), sq_shift));
-  };
-  auto mean = [&](__m512i v) VIF_AVX512 {
-    return _mm512_srl_epi32(_mm512_add_epi32(flip31w(v), mean_round), mean_shift);
-  };
-  int j = 0;
-  for (; j + 32 <= w; j += 32) {
-    const __m512i z = _mm512_setzero_si512();
-    Acc2w ax{z, z}, ay{z, z}, xyl{z, z}, xyh{z, z};
-    for (int i = 0; i < pt.n; ++i) {
-      const int t0 = pt.offset[i];
-      const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
-      const __m512i xa = load16_w(rx[t0] + j), xb = load16_w(rx[t1] + j);
-      const __m512i ya = load16_w(ry[t0] + j), yb = load16_w(ry[t1] + j);
-      madd_pair_w(ax, _mm512_xor_si512(xa, flip), _mm512_xor_si512(xb, flip), coef[i]);
-      madd_pair_w(ay, _mm512_xor_si512(ya, flip), _mm512_xor_si512(yb, flip), coef[i]);
-      madd_pair_w(xyl, _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), flip),
-                  _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), flip), coef[i]);
-      madd_pair_w(xyh, _mm512_xor_si512(_mm512_mulhi_epu16(xa, ya), flip),
-                  _mm512_xor_si512(_mm512_mulhi_epu16(xb, yb), flip), coef[i]);
-    }
-    store_offset16_w(pr.p[kAx] + j, mean(ax.lo), mean(ax.hi));
-    store_offset16_w(pr.p[kAy] + j, mean(ay.lo), mean(ay.hi));
-    store_split16_w(pr.p[kBxyLo] + j, pr.p[kBxyHi] + j, square(xyl.lo, xyh.lo), square(xyl.hi, xyh.hi));
-    Acc2w xxl{z, z}, xxh{z, z}, yyl{z, z}, yyh{z, z};
-    for (int i = 0; i < pt.n; ++i) {
-      const int t0 = pt.offset[i];
-      const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
-      const __m512i xa = load16_w(rx[t0] + j), xb = load16_w(rx[t1] + j);
-      const __m512i ya = load16_w(ry[t0] + j), yb = load16_w(ry[t1] + j);
-      madd_pair_w(xxl, _mm512_xor_si512(_mm512_mullo_epi16(xa, xa), flip),
-                  _mm512_xor_si512(_mm512_mullo_epi16(xb, xb), flip), coef[i]);
-      madd_pair_w(xxh, _mm512_xor_si512(_mm512_mulhi_epu16(xa, xa), flip),
-                  _mm512_xor_si512(_mm512_mulhi_epu16(xb, xb), flip), coef[i]);
-      madd_pair_w(yyl, _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), flip),
-                  _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), flip), coef[i]);
-      madd_pair_w(yyh, _mm512_xor_si512(_mm512_mulhi_epu16(ya, ya), flip),
-                  _mm512_xor_si512(_mm512_mulhi_epu16(yb, yb), flip), coef[i]);
-    }
-    store_split16_w(pr.p[kBxxLo] + j, pr.p[kBxxHi] + j, square(xxl.lo, xxh.lo), square(xxl.hi, xxh.hi));
-    store_split16_w(pr.p[kByyLo] + j, pr.p[kByyHi] + j, square(yyl.lo, yyh.lo), square(yyl.hi, yyh.hi));
-  }
-  vertical_u16_s<Scale>(rx, ry, j, w, sh, pr);
-}
-
-void vertical_u16_w(const std::uint16_t* const* rx, const std::uint16_t* const* ry, Kernel k, int w,
-                    MomentShifts sh, const PlaneRows& pr) {
-  with_scale(k, [&]<int S>() { vertical_u16_w_s<S>(rx, ry, w, sh, pr); });
-}
-
-// 32 outputs of one plane from column j0: even columns j0, j0+2, ..., j0+30 and the odd ones.
-template <int Scale>
-VIF_AVX512 inline void hfilter_w(const std::int16_t* plane, int j0, const __m512i* ce, const __m512i* co,
-                                 __m512i& even, __m512i& odd) {
-  constexpr Kernel k = kernel_of(Scale);
-  even = _mm512_setzero_si512();
-  odd = _mm512_setzero_si512();
-  const std::int16_t* base = plane + j0 - k.half;
-  if constexpr (k.taps[k.half] <= 32767) {
-    constexpr SharedTaps st = shared_taps(k);
-    for (int i = 0; i < st.n; ++i) {
-      const __m512i v = _mm512_loadu_si512(base + st.offset[i]);
-      even = _mm512_dpwssd_epi32(even, v, ce[i]);
-      odd = _mm512_dpwssd_epi32(odd, v, co[i]);
-    }
-  } else {
-    constexpr PairTaps pt = pair_taps(k);
-    for (int i = 0; i < pt.n; ++i) {
-      const std::int16_t* q = base + pt.offset[i];
-      even = _mm512_dpwssd_epi32(even, _mm512_loadu_si512(q), ce[i]);
-      odd = _mm512_dpwssd_epi32(odd, _mm512_loadu_si512(q + 1), ce[i]);
-    }
-  }
-}
-
-VIF_AVX512 inline __m512i second_moment_w(__m512i s_lo, __m512i s_hi) {
-  return _mm512_add_epi32(flip31w(s_hi),
-                          _mm512_srli_epi32(_mm512_add_epi32(flip31w(s_lo), _mm512_set1_epi32(32768)), 16));
-}
-
-template <int Scale>
-VIF_AVX512 void horizontal_w_s(const PlaneRows& pr, int w, std::int32_t* s1, std::int32_t* s2, std::int32_t* s12) {
-  constexpr Kernel k = kernel_of(Scale);
-  __m512i ce[9], co[9];
-  if constexpr (k.taps[k.half] <= 32767) {
-    constexpr SharedTaps st = shared_taps(k);
-    for (int i = 0; i < st.n; ++i) ce[i] = _mm512_set1_epi32(st.even[i]), co[i] = _mm512_set1_epi32(st.odd[i]);
-  } else {
-    constexpr PairTaps pt = pair_taps(k);
-    for (int i = 0; i < pt.n; ++i) ce[i] = co[i] = _mm512_set1_epi32(pt.coef[i]);
-  }
-  int j = 0;
-  for (; j + 32 <= w; j += 32) {
-    __m512i mxe, mxo, mye, myo;
-    hfilter_w<Scale>(pr.p[kAx], j, ce, co, mxe, mxo);
-    hfilter_w<Scale>(pr.p[kAy], j, ce, co, mye, myo);
-    mxe = flip31w(mxe), mxo = flip31w(mxo), mye = flip31w(mye), myo = flip31w(myo);
-    auto one = [&](int lo_plane, int hi_plane, __m512i pe, __m512i po, std::int32_t* dst) VIF_AVX512 {
-      __m512i le, lo, he, ho;
-      hfilter_w<Scale>(pr.p[lo_plane], j, ce, co, le, lo);
-      hfilter_w<Scale>(pr.p[hi_plane], j, ce, co, he, ho);
-      _mm512_storeu_si512(dst + j, _mm512_sub_epi32(second_moment_w(le, he), pe));
-      _mm512_storeu_si512(dst + j + 16, _mm512_sub_epi32(second_moment_w(lo, ho), po));
-    };
-    one(kBxxLo, kBxxHi, mul_hi_round_w(mxe, mxe), mul_hi_round_w(mxo, mxo), s1);
-    one(kByyLo, kByyHi, mul_hi_round_w(mye, mye), mul_hi_round_w(myo, myo), s2);
-    one(kBxyLo, kBxyHi, mul_hi_round_w(mxe, mye), mul_hi_round_w(mxo, myo), s12);
-  }
-  horizontal_s<Scale>(pr, j, w, s1, s2, s12);
-}
-
-void horizontal_w(const PlaneRows& pr, Kernel k, int w, std::int32_t* s1, std::int32_t* s2, std::int32_t* s12) {
-  with_scale(k, [&]<int S>() { horizontal_w_s<S>(pr, w, s1, s2, s12); });
-}
-
-// ---- the statistic, 16 lanes --------------------------------------------------------------------
-
-VIF_AVX512 inline __m512i log32_w(const std::uint16_t* table, __m512i v, __mmask16 mask) {
-  const __m512 f = _mm512_cvtepi32_ps(_mm512_srli_epi32(v, 8));
-  const __m512i bits = _mm512_sub_epi32(_mm512_srli_epi32(_mm512_castps_si512(f), 23), _mm512_set1_epi32(127 - 9));
-  const __m512i k = _mm512_sub_epi32(bits, _mm512_set1_epi32(16));
-  const __m512i m = _mm512_srlv_epi32(v, k);
-  const __m512i t = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), mask, m, table, 2);
-  return _mm512_add_epi32(_mm512_and_si512(t, _mm512_set1_epi32(0xFFFF)), _mm512_slli_epi32(k, 11));
-}
-
-struct NumHalfW {
-  __m256i sv;
-  __m256i log_n2;
-};
-
-// numerator4 for 8 lanes: the same IEEE operations in the same order.
-VIF_AVX512 inline NumHalfW numerator8_w(__m256i s1, __m256i s2, __m256i s12, __m512d egl, const std::uint16_t* table,
-                                        __mmask8 mask) {
-  const __m512d d1 = _mm512_cvtepi32_pd(s1), d2 = _mm512_cvtepi32_pd(s2), d12 = _mm512_cvtepi32_pd(s12);
-  const __m512d den = _mm512_add_pd(d1, _mm512_set1_pd(kEps));
-  __m512d g = _mm512_div_pd(d12, den);
-  const __m512d g_s12 = _mm512_mul_pd(g, d12);
-  const __m512d t = _mm512_sub_pd(d2, g_s12);
-  // Out-of-range truncations give INT32_MIN, as with AVX2; the max with 0 handles them.
-  const __m256i sv = _mm256_max_epi32(_mm512_cvttpd_epi32(t), _mm256_setzero_si256());
-  g = _mm512_min_pd(g, egl);
-  const __m512d p = _mm512_mul_pd(_mm512_mul_pd(g, g), d1);
-  const __m512d tp = _mm512_roundscale_pd(p, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-  const __m256i n1 = _mm256_add_epi32(sv, _mm256_set1_epi32(kSigmaNsq));
-  const __m512d n2d = _mm512_add_pd(tp, _mm512_cvtepi32_pd(n1));
-  const __m512i e = _mm512_sub_epi64(_mm512_srli_epi64(_mm512_castpd_si512(n2d), 52), _mm512_set1_epi64(1023 + 15));
-  const __m512d two52 = _mm512_set1_pd(4503599627370496.0);
-  const __m512i n2 = _mm512_sub_epi64(_mm512_castpd_si512(_mm512_add_pd(n2d, two52)), _mm512_castpd_si512(two52));
-  const __m512i m = _mm512_srlv_epi64(n2, e);
-  const __m256i tv = _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), mask, m, table, 2);
-  const __m256i k = _mm512_cvtepi64_epi32(e);
-  return {sv, _mm256_add_epi32(_mm256_and_si256(tv, _mm256_set1_epi32(0xFFFF)), _mm256_slli_epi32(k, 11))};
-}
-
-VIF_AVX512 inline std::int64_t hsum32_w(__m512i v) {
-  return _mm512_reduce_add_epi64(_mm512_add_epi64(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)),
-                                                  _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1))));
-}
-
-VIF_AVX512 void statistic_w(const std::int32_t* sigma1, const std::int32_t* sigma2, const std::int32_t* sigma12,
-                            int n, double gain_limit, const std::uint16_t* table, Accum& acc) {
-  const __m512i nsq = _mm512_set1_epi32(kSigmaNsq);
-  const __m512i zero = _mm512_setzero_si512();
-  const __m512d egl = _mm512_set1_pd(gain_limit);
-  // As in the AVX2 statistic: int32 lane sums flushed every 2^11 blocks, sigma2 in int64 lanes.
-  std::int64_t num_log = 0, den_log = 0, lin_count = 0;
-  __m512i lin_q = zero;
-  int j = 0;
-  while (j + 16 <= n) {
-    __m512i dl = zero, nl = zero, cnt = zero;
-    const int stop = std::min(n - 15, j + 16 * 2048);
-    for (; j < stop; j += 16) {
-      const __m512i s1 = _mm512_loadu_si512(sigma1 + j);
-      const __m512i s2 = _mm512_max_epi32(_mm512_loadu_si512(sigma2 + j), zero);
-      const __m512i s12 = _mm512_loadu_si512(sigma12 + j);
-      const __mmask16 is_log = _mm512_cmpge_epi32_mask(s1, nsq);
-      const __m512i lin_s2 = _mm512_maskz_mov_epi32(__mmask16(~is_log), s2);
-      cnt = _mm512_mask_sub_epi32(cnt, __mmask16(~is_log), cnt, _mm512_set1_epi32(-1));
-      lin_q = _mm512_add_epi64(lin_q, _mm512_add_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(lin_s2)),
-                                                       _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(lin_s2, 1))));
-      if (is_log == 0) continue;
-      const __m512i lden = log32_w(table, _mm512_add_epi32(s1, nsq), is_log);
-      dl = _mm512_mask_add_epi32(dl, is_log, dl, _mm512_sub_epi32(lden, _mm512_set1_epi32(kLogSigmaNsq)));
-      const __mmask16 is_num = is_log & _mm512_cmpgt_epi32_mask(s12, zero) & _mm512_cmpgt_epi32_mask(s2, zero);
-      if (is_num == 0) continue;
-      const NumHalfW lo = numerator8_w(_mm512_castsi512_si256(s1), _mm512_castsi512_si256(s2),
-                                       _mm512_castsi512_si256(s12), egl, table, __mmask8(is_num));
-      const NumHalfW hi = numerator8_w(_mm512_extracti64x4_epi64(s1, 1), _mm512_extracti64x4_epi64(s2, 1),
-                                       _mm512_extracti64x4_epi64(s12, 1), egl, table, __mmask8(is_num >> 8));
-      const __m512i sv = _mm512_inserti64x4(_mm512_castsi256_si512(lo.sv), hi.sv, 1);
-      const __m512i log_n2 = _mm512_inserti64x4(_mm512_castsi256_si512(lo.log_n2), hi.log_n2, 1);
-      const __m512i log_n1 = log32_w(table, _mm512_add_epi32(sv, nsq), is_num);
-      nl = _mm512_mask_add_epi32(nl, is_num, nl, _mm512_sub_epi32(log_n2, log_n1));
-    }
-    num_log += hsum32_w(nl);
-    den_log += hsum32_w(dl);
-    lin_count += hsum32_w(cnt);
-  }
-  acc.num_log += num_log;
-  acc.den_log += den_log;
-  acc.lin_count += lin_count;
-  acc.lin_sigma2 += _mm512_reduce_add_epi64(lin_q);
-  statistic(sigma1 + j, sigma2 + j, sigma12 + j, n - j, gain_limit, table, acc);
-}
-
-bool cpu_has_avx512() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-         __builtin_cpu_supports("avx512vnni");
-}
-
-// ---- one scale --------------------------------------------------------------------------------
-
-void mirror16(std::int16_t* p, int w, int half) {
-  for (int c = 1; c <= half; ++c) {
-    p[-c] = p[c];
-    p[w - 1 + c] = p[w - 1 - c];
-  }
-}
-
-// Wide: the AVX-512 passes (32 columns at a time) where they exist.
-template <class T, bool Wide>
-Accum scale_sums(const T* x, std::ptrdiff_t stride_x, const T* y, std::ptrdiff_t stride_y, const ScaleArgs& a,
-                 Scratch& s) {
-  const Kernel f = kernel_of(a.scale);
-  const MomentShifts sh = moment_shifts(a.bpc, a.scale);
-  const std::size_t row = std::size_t(a.w) + 2 * kMaxHalf + kSlack;
-  auto* mem = static_cast<std::int16_t*>(s.get(0, kNumPlanes * row * sizeof(std::int16_t)));
-  std::memset(mem, 0, kNumPlanes * row * sizeof(std::int16_t));  // the slack is read with coefficient 0
-  PlaneRows pr;
-  for (int i = 0; i < kNumPlanes; ++i) pr.p[i] = mem + std::size_t(i) * row + kMaxHalf;
-  auto* sig = static_cast<std::int32_t*>(s.get(1, 3 * std::size_t(a.w) * sizeof(std::int32_t)));
-  std::int32_t* s1 = sig;
-  std::int32_t* s2 = sig + a.w;
-  std::int32_t* s12 = sig + 2 * a.w;
-  const T* rx[kMaxTaps];
-  const T* ry[kMaxTaps];
-  Accum acc;
-  for (int i = 0; i < a.h; ++i) {
-    for (int t = 0; t < f.size; ++t) {
-      const std::ptrdiff_t r = mirror(i - f.half + t, a.h);
-      rx[t] = x + r * stride_x;
-      ry[t] = y + r * stride_y;
-    }
-    if constexpr (sizeof(T) == 1) {
-      if constexpr (Wide) vertical_u8_w(rx, ry, a.w, sh, pr);
-      else vertical_u8(rx, ry, 0, a.w, sh, pr);
-    } else {
-      if constexpr (Wide) vertical_u16_w(rx, ry, f, a.w, sh, pr);
-      else vertical_u16(rx, ry, f, a.w, sh, pr);
-    }
-    for (std::int16_t* p : pr.p) mirror16(p, a.w, f.half);
-    if constexpr (Wide) {
-      horizontal_w(pr, f, a.w, s1, s2, s12);
-      statistic_w(s1, s2, s12, a.w, a.gain_limit, a.log_table, acc);
-    } else {
-      horizontal(pr, f, 0, a.w, s1, s2, s12);
-      statistic(s1, s2, s12, a.w, a.gain_limit, a.log_table, acc);
-    }
-  }
-  return acc;
-}
-
 // ---- downsampling -----------------------------------------------------------------------------
 
+namespace {
+
 template <class T, int Scale>
-VIF_AVX2 void vertical_mean(const T* const* rows, int j0, int w, Shift sh, std::int16_t* out) {
+VIF_AVX2 void vertical_mean_s(const T* const* rows, int j0, int w, Shift sh, std::int16_t* out) {
   constexpr Kernel k = kernel_of(Scale);
   constexpr PairTaps pt = pair_taps(k);
   __m256i coef[9];
@@ -1002,7 +547,7 @@ VIF_AVX2 void vertical_mean(const T* const* rows, int j0, int w, Shift sh, std::
 }
 
 template <int Scale>
-VIF_AVX2 void horizontal_mean_even(const std::int16_t* v, int j0, int out_w, std::uint16_t* out) {
+VIF_AVX2 void horizontal_mean_even_s(const std::int16_t* v, int j0, int out_w, std::uint16_t* out) {
   constexpr Kernel k = kernel_of(Scale);
   constexpr PairTaps pt = pair_taps(k);
   __m256i coef[9];
@@ -1025,129 +570,55 @@ VIF_AVX2 void horizontal_mean_even(const std::int16_t* v, int j0, int out_w, std
   }
 }
 
-// The downsampling passes, AVX-512: 32 filtered columns, 16 outputs at a time.
-template <class T, int Scale>
-VIF_AVX512 void vertical_mean_w(const T* const* rows, int w, Shift sh, std::int16_t* out) {
-  constexpr Kernel k = kernel_of(Scale);
-  constexpr PairTaps pt = pair_taps(k);
-  __m512i coef[9];
-  for (int i = 0; i < pt.n; ++i) coef[i] = _mm512_set1_epi32(pt.coef[i]);
-  const __m128i shift = _mm_cvtsi32_si128(int(sh.shift));
-  const __m512i round = _mm512_set1_epi32(std::int32_t(sh.round));
-  const __m512i flip = _mm512_set1_epi16(INT16_MIN);
-  int j = 0;
-  for (; j + 32 <= w; j += 32) {
-    const __m512i z = _mm512_setzero_si512();
-    Acc2w acc{z, z};
-    for (int i = 0; i < pt.n; ++i) {
-      const int t0 = pt.offset[i];
-      const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
-      __m512i a, b;
-      if constexpr (sizeof(T) == 1) {
-        a = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t0] + j)));
-        b = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t1] + j)));
-      } else {
-        a = _mm512_xor_si512(load16_w(rows[t0] + j), flip);
-        b = _mm512_xor_si512(load16_w(rows[t1] + j), flip);
-      }
-      madd_pair_w(acc, a, b, coef[i]);
-    }
-    if constexpr (sizeof(T) != 1) acc = {flip31w(acc.lo), flip31w(acc.hi)};
-    store_offset16_w(out + j, _mm512_srl_epi32(_mm512_add_epi32(acc.lo, round), shift),
-                     _mm512_srl_epi32(_mm512_add_epi32(acc.hi, round), shift));
-  }
-  vertical_mean<T, Scale>(rows, j, w, sh, out);
-}
-
-template <int Scale>
-VIF_AVX512 void horizontal_mean_even_w(const std::int16_t* v, int out_w, std::uint16_t* out) {
-  constexpr Kernel k = kernel_of(Scale);
-  constexpr PairTaps pt = pair_taps(k);
-  __m512i coef[9];
-  for (int i = 0; i < pt.n; ++i) coef[i] = _mm512_set1_epi32(pt.coef[i]);
-  int j = 0;
-  for (; j + 16 <= out_w; j += 16) {
-    __m512i acc = _mm512_setzero_si512();
-    const std::int16_t* base = v + 2 * j - k.half;
-    for (int i = 0; i < pt.n; ++i) acc = _mm512_dpwssd_epi32(acc, _mm512_loadu_si512(base + pt.offset[i]), coef[i]);
-    const __m512i r = _mm512_srli_epi32(_mm512_add_epi32(flip31w(acc), _mm512_set1_epi32(32768)), 16);
-    // r <= 65535: the truncating narrowing is exact.
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), _mm512_cvtepi32_epi16(r));
-  }
-  horizontal_mean_even<Scale>(v, j, out_w, out);
-}
-
-template <class T, bool Wide>
-void downsample(const T* x, std::ptrdiff_t stride, int w, int h, int bpc, int from_scale, std::uint16_t* out,
-                Scratch& s) {
-  const Kernel f = kernel_of(from_scale + 1);
-  const Shift sh = downsample_shift(bpc, from_scale);
-  const int out_w = w / 2, out_h = h / 2;
-  const std::size_t row = std::size_t(w) + 2 * kMaxHalf + kSlack;
-  auto* mem = static_cast<std::int16_t*>(s.get(2, row * sizeof(std::int16_t)));
-  std::memset(mem, 0, row * sizeof(std::int16_t));
-  std::int16_t* v = mem + kMaxHalf;
-  const T* rows[kMaxTaps];
-  for (int i = 0; i < out_h; ++i) {
-    for (int t = 0; t < f.size; ++t) rows[t] = x + std::ptrdiff_t(mirror(2 * i - f.half + t, h)) * stride;
-    with_scale(f, [&]<int S>() {
-      if constexpr (Wide) vertical_mean_w<T, S>(rows, w, sh, v);
-      else vertical_mean<T, S>(rows, 0, w, sh, v);
-      mirror16(v, w, f.half);
-      if constexpr (Wide) horizontal_mean_even_w<S>(v, out_w, out + std::ptrdiff_t(i) * out_w);
-      else horizontal_mean_even<S>(v, 0, out_w, out + std::ptrdiff_t(i) * out_w);
-    });
-  }
-}
-
-const KernelSet kAvx2 = {
-    .name = "avx2",
-    .scale_sums_u8 = scale_sums<std::uint8_t, false>,
-    .scale_sums_u16 = scale_sums<std::uint16_t, false>,
-    .downsample_u8 = downsample<std::uint8_t, false>,
-    .downsample_u16 = downsample<std::uint16_t, false>,
-    .statistic = statistic,
-};
-
-const KernelSet kAvx512 = {
-    .name = "avx512",
-    .scale_sums_u8 = scale_sums<std::uint8_t, true>,
-    .scale_sums_u16 = scale_sums<std::uint16_t, true>,
-    .downsample_u8 = downsample<std::uint8_t, true>,
-    .downsample_u16 = downsample<std::uint16_t, true>,
-    .statistic = statistic_w,
-};
-
 }  // namespace
 
-const KernelSet* avx2_kernels() { return __builtin_cpu_supports("avx2") ? &kAvx2 : nullptr; }
-const KernelSet* avx512_kernels() { return cpu_has_avx512() ? &kAvx512 : nullptr; }
-
-#else
-
-const KernelSet* avx2_kernels() { return nullptr; }
-const KernelSet* avx512_kernels() { return nullptr; }
-
-#endif
+void vertical_mean(const std::uint8_t* const* rows, Kernel k, int j0, int w, Shift sh, std::int16_t* out) {
+  with_scale(k, [&]<int S>() { vertical_mean_s<std::uint8_t, S>(rows, j0, w, sh, out); });
+}
+void vertical_mean(const std::uint16_t* const* rows, Kernel k, int j0, int w, Shift sh, std::int16_t* out) {
+  with_scale(k, [&]<int S>() { vertical_mean_s<std::uint16_t, S>(rows, j0, w, sh, out); });
+}
+void horizontal_mean_even(Kernel k, const std::int16_t* v, int j0, int out_w, std::uint16_t* out) {
+  with_scale(k, [&]<int S>() { horizontal_mean_even_s<S>(v, j0, out_w, out); });
+}
 
 namespace {
 
-const KernelSet* choose_kernels() {
-  // VQTWIN_VIF_KERNELS=scalar forces the portable set (benchmarks, checking the fallback path).
-  const char* want = std::getenv("VQTWIN_VIF_KERNELS");
-  if (want && std::strcmp(want, "scalar") == 0) return &scalar_kernels();
-  // VQTWIN_VIF_KERNELS=avx2 skips the AVX-512 set.
-  const bool allow_wide = !(want && std::strcmp(want, "avx2") == 0);
-  if (const KernelSet* wide = avx512_kernels(); wide && allow_wide) return wide;
-  const KernelSet* simd = avx2_kernels();
-  return simd ? simd : &scalar_kernels();
-}
+// Whole rows, for the drivers of kernels_x86.hpp.
+struct Avx2Passes {
+  static void vertical(const std::uint8_t* const* rx, const std::uint8_t* const* ry, Kernel, int w, MomentShifts sh,
+                       const PlaneRows& pr) {
+    vertical_u8(rx, ry, 0, w, sh, pr);
+  }
+  static void vertical(const std::uint16_t* const* rx, const std::uint16_t* const* ry, Kernel k, int w,
+                       MomentShifts sh, const PlaneRows& pr) {
+    vertical_u16(rx, ry, k, 0, w, sh, pr);
+  }
+  static void horizontal(const PlaneRows& pr, Kernel k, int w, std::int32_t* s1, std::int32_t* s2,
+                         std::int32_t* s12) {
+    x86::horizontal(pr, k, 0, w, s1, s2, s12);
+  }
+  static constexpr auto statistic = x86::statistic;
+  template <class T>
+  static void vertical_mean(const T* const* rows, Kernel k, int w, Shift sh, std::int16_t* out) {
+    x86::vertical_mean(rows, k, 0, w, sh, out);
+  }
+  static void horizontal_mean_even(Kernel k, const std::int16_t* v, int out_w, std::uint16_t* out) {
+    x86::horizontal_mean_even(k, v, 0, out_w, out);
+  }
+};
 
 }  // namespace
 
-const KernelSet& best_kernels() {
-  static const KernelSet* const best = choose_kernels();
-  return *best;
+void init_avx2(KernelSet& k) {
+  k.name = "avx2";
+  k.scale_sums_u8 = scale_sums<Avx2Passes, std::uint8_t>;
+  k.scale_sums_u16 = scale_sums<Avx2Passes, std::uint16_t>;
+  k.downsample_u8 = downsample<Avx2Passes, std::uint8_t>;
+  k.downsample_u16 = downsample<Avx2Passes, std::uint16_t>;
+  k.statistic = statistic;
 }
 
-}  // namespace vqtwin::integer_vif
+}  // namespace vqtwin::integer_vif::x86
+
+#endif

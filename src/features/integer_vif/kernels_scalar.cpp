@@ -40,8 +40,9 @@ void vertical_moments(const T* const* rows_x, const T* const* rows_y, Kernel k, 
       syy += f * (y * y);
       sxy += f * (x * y);
     }
-    a_x[j] = std::uint32_t((sx + sh.mean.round) >> sh.mean.shift);
-    a_y[j] = std::uint32_t((sy + sh.mean.round) >> sh.mean.shift);
+    // libvmaf keeps the means in 16 bits (a no-op for samples below 2^bpc, a wrap above).
+    a_x[j] = std::uint16_t((sx + sh.mean.round) >> sh.mean.shift);
+    a_y[j] = std::uint16_t((sy + sh.mean.round) >> sh.mean.shift);
     b_xx[j] = std::uint32_t((sxx + sh.square.round) >> sh.square.shift);
     b_yy[j] = std::uint32_t((syy + sh.square.round) >> sh.square.shift);
     b_xy[j] = std::uint32_t((sxy + sh.square.round) >> sh.square.shift);
@@ -127,7 +128,7 @@ void downsample(const T* x, std::ptrdiff_t stride, int w, int h, int bpc, int fr
       std::uint64_t sum = 0;
       for (int t = 0; t < f.size; ++t)
         sum += std::uint64_t(f.taps[t]) * x[std::ptrdiff_t(mirror(2 * i - f.half + t, h)) * stride + j];
-      v[j] = std::uint32_t((sum + sh.round) >> sh.shift);
+      v[j] = std::uint16_t((sum + sh.round) >> sh.shift);  // 16 bits, as libvmaf keeps it
     }
     mirror_row(v, w, f.half);
     std::uint16_t* o = out + std::ptrdiff_t(i) * out_w;
@@ -150,6 +151,6 @@ const KernelSet kScalar = {
 
 }  // namespace
 
-const KernelSet& scalar_kernels() { return kScalar; }
+const KernelSet& reference_kernels() { return kScalar; }
 
 }  // namespace vqtwin::integer_vif

@@ -1,5 +1,5 @@
 #pragma once
-// The 2048*log2 table of integer VIF (spec integer_vif.md section 7), built once on the host; a
+// The 2048*log2 table of integer VIF (spec: integer_vif.md §7), built once on the host; a
 // device receives a copy of it rather than regenerating it with its own log2f.
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 #pragma once
-// integer VIF's scalar math, shared by the CPU paths and any twin (behaviour:
-// ../shared/spec/integer_vif.md). Everything up to the four int64 sums of a scale is exact integer
+// integer VIF's scalar math, shared by the CPU paths and any twin (spec: integer_vif.md).
+// Everything up to the four int64 sums of a scale is exact integer
 // arithmetic except the per-pixel double block of accumulate_pixel(), whose IEEE operations are
 // written one per statement, in libvmaf's order (the project builds with -ffp-contract=off).
 #include <cstddef>
@@ -126,7 +126,9 @@ VQTWIN_HD inline void accumulate_pixel(std::int32_t sigma1, std::int32_t sigma2,
                                        double gain_limit, const std::uint16_t* table, Accum& acc) {
   if (sigma2 < 0) sigma2 = 0;
   if (sigma1 >= kSigmaNsq) {
-    acc.den_log += log_q11(table, std::uint64_t(kSigmaNsq + sigma1)) - kLogSigmaNsq;
+    // In 32 unsigned bits, as libvmaf passes it: exact for every int32 sigma1 (an int sum would overflow
+    // for sigma1 near 2^31, reachable with samples of 2^bpc or more).
+    acc.den_log += log_q11(table, std::uint64_t(std::uint32_t(kSigmaNsq) + std::uint32_t(sigma1))) - kLogSigmaNsq;
     if (sigma12 > 0 && sigma2 > 0) acc.num_log += numerator_term(sigma1, sigma2, sigma12, gain_limit, table);
   } else {
     acc.lin_sigma2 += sigma2;

@@ -1,23 +1,14 @@
 #include "features/integer_vif/pipeline.hpp"
 
-#include <cstdint>
-#include <vector>
-
 #include "features/integer_vif/log_table.hpp"
 
 namespace vqtwin::integer_vif {
 namespace {
 
-// Per-thread memory: the scale 1..3 planes of both pictures and the kernels' scratch.
-struct Workspace {
-  std::vector<std::uint16_t> scaled_x[kNumScales], scaled_y[kNumScales];  // index 0 unused
-  Scratch scratch;
-};
-
 template <class T>
 std::array<Accum, kNumScales> frame_sums_t(const KernelSet& k, const FrameSetup& s, const T* x0,
-                                           std::ptrdiff_t stride_x0, const T* y0, std::ptrdiff_t stride_y0) {
-  thread_local Workspace ws;
+                                           std::ptrdiff_t stride_x0, const T* y0, std::ptrdiff_t stride_y0,
+                                           Workspace& ws) {
   for (int scale = 1; scale < kNumScales; ++scale) {
     const std::size_t n = std::size_t(s.width >> scale) * std::size_t(s.height >> scale);
     ws.scaled_x[scale].resize(n);
@@ -55,12 +46,12 @@ std::array<Accum, kNumScales> frame_sums_t(const KernelSet& k, const FrameSetup&
 }  // namespace
 
 std::array<Accum, kNumScales> frame_sums(const KernelSet& kernels, const FrameSetup& setup, LumaPlane ref,
-                                         LumaPlane dist) {
+                                         LumaPlane dist, Workspace& ws) {
   if (setup.bpc == 8)
     return frame_sums_t<std::uint8_t>(kernels, setup, static_cast<const std::uint8_t*>(ref.data), ref.stride,
-                                      static_cast<const std::uint8_t*>(dist.data), dist.stride);
+                                      static_cast<const std::uint8_t*>(dist.data), dist.stride, ws);
   return frame_sums_t<std::uint16_t>(kernels, setup, static_cast<const std::uint16_t*>(ref.data), ref.stride,
-                                     static_cast<const std::uint16_t*>(dist.data), dist.stride);
+                                     static_cast<const std::uint16_t*>(dist.data), dist.stride, ws);
 }
 
 }  // namespace vqtwin::integer_vif

@@ -2,6 +2,8 @@
 // One frame of integer VIF: the four scales' exact sums from the two luma planes.
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "features/integer_vif/kernels.hpp"
 #include "features/integer_vif/math.hpp"
@@ -22,9 +24,16 @@ struct FrameSetup {
   bool skip_scale0 = false;
 };
 
-// The sums of scales 0..3 (scale 0 left zero when skip_scale0). Thread-safe: every call uses the
-// calling thread's own buffers. Requires width, height >= kMinPlaneSize.
+// The memory of one frame in flight: the scale 1..3 planes of both pictures and the kernels'
+// scratch (grown to the first frame's size, then reused).
+struct Workspace {
+  std::vector<std::uint16_t> scaled_x[kNumScales], scaled_y[kNumScales];  // index 0 unused
+  Scratch scratch;
+};
+
+// The sums of scales 0..3 (scale 0 left zero when skip_scale0). One workspace per concurrent call.
+// Requires width, height >= kMinPlaneSize.
 std::array<Accum, kNumScales> frame_sums(const KernelSet& kernels, const FrameSetup& setup, LumaPlane ref,
-                                         LumaPlane dist);
+                                         LumaPlane dist, Workspace& ws);
 
 }  // namespace vqtwin::integer_vif

@@ -25,6 +25,7 @@ class PsnrCuda final : public cuda::CudaTwin {
 
   void init_device(const PictureFormat& f, unsigned slots) override {
     front_.init(f);
+    format_ = f;
     bytes_ = f.bytes_per_sample();
     state_.clear();
     for (unsigned i = 0; i < slots; ++i) state_.push_back(std::make_unique<SlotState>());
@@ -33,9 +34,14 @@ class PsnrCuda final : public cuda::CudaTwin {
   void enqueue(cuda::CudaSlot& slot, unsigned) override {
     SlotState& s = *state_[slot.index()];
     cuda::check(cudaMemsetAsync(s.sums.get(), 0, s.sums.bytes(), slot.stream()), "cudaMemsetAsync");
-    for (int p = 0; p < front_.planes(); ++p)
-      cuda::enqueue_plane_sse(slot.device_ref().plane[p], slot.device_dist().plane[p], bytes_, s.sums.get() + p,
-                              slot.stream());
+    for (int p = 0; p < front_.planes(); ++p) {
+      // The scored region (libvmaf's floor-sized chroma), the top-left of the stored plane.
+      cuda::DevicePlane ref = slot.device_ref().plane[p], dist = slot.device_dist().plane[p];
+      ref.width = dist.width = format_.scored_width(p);
+      ref.height = dist.height = format_.scored_height(p);
+      // A plane of no samples (1-pixel-wide or -high 4:2:0) keeps the zeroed sum; no empty launch.
+      if (ref.width > 0 && ref.height > 0) cuda::enqueue_plane_sse(ref, dist, bytes_, s.sums.get() + p, slot.stream());
+    }
     cuda::check(cudaMemcpyAsync(s.host.get(), s.sums.get(), s.sums.bytes(), cudaMemcpyDeviceToHost, slot.stream()),
                 "cudaMemcpyAsync");
   }
@@ -48,6 +54,7 @@ class PsnrCuda final : public cuda::CudaTwin {
   }
 
   Front front_;
+  PictureFormat format_{};
   int bytes_ = 1;
   std::vector<std::unique_ptr<SlotState>> state_;
 };

@@ -31,10 +31,11 @@ class Front {
     planes_ = (params_.enable_chroma && f.chroma != ChromaFormat::k400) ? 3 : 1;
     setup_ = make_setup(f, params_.reduced_hbd_peak, params_.min_sse);
   }
-  // The planes whose SSE the compute must provide (1 or 3).
+  // The planes whose SSE the compute must provide (1 or 3), each over its scored region: libvmaf's
+  // floor-sized chroma (PictureFormat::scored_width / scored_height), not the stored ceil-sized plane.
   int planes() const { return planes_; }
   std::uint64_t samples(int p) const {
-    return std::uint64_t(format_.plane_width(p)) * std::uint64_t(format_.plane_height(p));
+    return std::uint64_t(format_.scored_width(p)) * std::uint64_t(format_.scored_height(p));
   }
 
   // One frame's values from the SSE of each computed plane. Thread-safe.

@@ -30,6 +30,9 @@ inline constexpr FeatureSpec kSpec{
     .options = kOptions,
     .provided = kProvided,
     .temporal = false,
+    // VMAF_FEATURE_EXTRACTOR_TEMPORAL in libvmaf: it runs on every frame under --subsample (apsnr
+    // covers all frames) and its names come first in the output order.
+    .libvmaf_temporal = true,
 };
 
 }  // namespace vqtwin::psnr

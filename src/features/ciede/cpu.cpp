@@ -1,0 +1,83 @@
+// ciede, CPU reference (see math.hpp and README.md): the mean CIEDE2000 difference of the two pictures,
+// per pixel, on the luma grid, written as 45 - 20 log10(mean).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/extractor.hpp"
+#include "core/implementation.hpp"
+#include "core/format_checks.hpp"
+#include "features/ciede/chroma_map.hpp"
+#include "features/ciede/lab_cache.hpp"
+#include "features/ciede/math.hpp"
+#include "features/ciede/schema.hpp"
+#include "vqtwin/error.hpp"
+
+namespace vqtwin {
+namespace ciede {
+namespace {
+
+class CiedeCpu final : public Extractor {
+ public:
+  void init(const PictureFormat& f) override {
+    require_standard_bitdepth("ciede", f.bitdepth);
+    if (f.chroma == ChromaFormat::k400) throw Error("ciede: 4:0:0 pictures have no colour (libvmaf refuses them)");
+    map_ = ChromaMap(f);  // throws where libvmaf would read outside its chroma planes
+  }
+
+  void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
+    const PictureFormat& f = ref.format();
+    const double sum = f.bitdepth == 8 ? difference_sum<std::uint8_t>(ref, dist) : difference_sum<std::uint16_t>(ref, dist);
+    out.put(kOutputs[0], index, score_of(sum, unsigned(f.width) * unsigned(f.height)));
+  }
+
+ private:
+  template <class T>
+  double difference_sum(const Picture& ref, const Picture& dist) const {
+    const PictureFormat& f = ref.format();
+    const unsigned bpc = unsigned(f.bitdepth);
+    thread_local LabCache cache;
+    // Samples of up to kBatch pixel pairs: the reference's in [0, kBatch), the distorted's after them.
+    std::uint16_t py[2 * kBatch], pu[2 * kBatch], pv[2 * kBatch];
+    Lab lab[2 * kBatch];
+    float de[kBatch];
+    int n = 0;
+    double sum = 0.;
+    auto drain = [&] {
+      if (n == 0) return;
+      for (int k = 0; k < n; ++k) py[n + k] = py[kBatch + k], pu[n + k] = pu[kBatch + k], pv[n + k] = pv[kBatch + k];
+      cache.lookup(py, pu, pv, 2 * n, bpc, lab);
+      ciede2000_batch(lab, lab + n, n, de);
+      for (int k = 0; k < n; ++k) sum += de[k];  // raster order
+      n = 0;
+    };
+    for (int y = 0; y < f.height; ++y) {
+      const ChromaRow cr = map_.row(y);
+      const T* ry = ref.row<T>(0, y);
+      const T* dy = dist.row<T>(0, y);
+      for (int x = 0; x < f.width; ++x) {
+        const unsigned ru = map_.sample<T>(ref, 1, cr, x), rv = map_.sample<T>(ref, 2, cr, x);
+        const unsigned du = map_.sample<T>(dist, 1, cr, x), dv = map_.sample<T>(dist, 2, cr, x);
+        // Equal colours differ by exactly +0 (every CIEDE2000 term is a zero over a positive weight),
+        // and adding +0 leaves the sum as it is.
+        if (ry[x] == dy[x] && ru == du && rv == dv) continue;
+        py[n] = std::uint16_t(ry[x]), pu[n] = std::uint16_t(ru), pv[n] = std::uint16_t(rv);
+        py[kBatch + n] = std::uint16_t(dy[x]), pu[kBatch + n] = std::uint16_t(du), pv[kBatch + n] = std::uint16_t(dv);
+        if (++n == kBatch) drain();
+      }
+    }
+    drain();
+    return sum;
+  }
+
+  ChromaMap map_;
+};
+
+}  // namespace
+}  // namespace ciede
+
+extern const ExtractorInfo kCiedeInfo;
+const ExtractorInfo kCiedeInfo = cpu_extractor<ciede::CiedeCpu>(ciede::kSpec);
+
+}  // namespace vqtwin

@@ -1,0 +1,437 @@
+// integer ADM row kernels, AVX-512 (F, DQ, VL, CD, BW): what the scale 1-3 angle test lacks in AVX2,
+// an int64 -> float conversion, so the int64 moments are rounded exactly as the scalar code rounds
+// them, for every magnitude (no scalar fallback); and the scale-0 DWT, CSF and masking 16 or 32
+// columns wide. Rows narrower than a step go to the AVX2 kernels (rows_x86.hpp), so this set needs
+// AVX2 allowed as well (rows.cpp). Every function and lambda is marked with the set's target.
+#include <cmath>
+
+#include "common/isa.hpp"
+#include "features/integer_adm/math.hpp"
+#include "features/integer_adm/rows_x86.hpp"
+
+#if VQTWIN_X86_VARIANTS
+#include <immintrin.h>
+
+// GCC 12's AVX-512 headers start some intrinsics from _mm512_undefined_*(), which it then flags.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+#define ADM_AVX512 __attribute__((target("avx2,avx512f,avx512dq,avx512vl,avx512cd,avx512bw")))
+
+namespace vqtwin::integer_adm::x86 {
+namespace {
+
+// decouple_scale123 on 8 columns: the int64 steps get AVX-512's native 64-bit shifts, min/max and
+// the int64 -> float conversion of the angle test's moments (exact for every magnitude).
+
+// p * q + r * s of int32 values held in int64 lanes (wrapping like the scalar int64 sum), rounded to
+// float once (int64 -> float) and widened exactly to double.
+ADM_AVX512 inline __m512d moment_through_float(__m512i p, __m512i q, __m512i r, __m512i s) {
+  const __m512i v = _mm512_add_epi64(_mm512_mul_epi32(p, q), _mm512_mul_epi32(r, s));
+  return _mm512_cvtps_pd(_mm512_cvtepi64_ps(v));
+}
+
+// angle_within_1deg on 8 lanes, in the scalar rule's order.
+ADM_AVX512 inline __mmask8 angle8(__m256i oh, __m256i ov, __m256i th, __m256i tv) {
+  const __m512i a = _mm512_cvtepi32_epi64(oh), b = _mm512_cvtepi32_epi64(ov);
+  const __m512i c = _mm512_cvtepi32_epi64(th), e = _mm512_cvtepi32_epi64(tv);
+  const __m512d scale = _mm512_set1_pd(1.0 / 4096.0);
+  const __m512d x = _mm512_mul_pd(moment_through_float(a, c, b, e), scale);
+  const __m512d om = _mm512_mul_pd(moment_through_float(a, a, b, b), scale);
+  const __m512d tm = _mm512_mul_pd(moment_through_float(c, c, e, e), scale);
+  const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(double(kCos1DegSq)), om), tm);
+  return _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_GE_OQ) &
+         _mm512_cmp_pd_mask(_mm512_mul_pd(x, x), rhs, _CMP_GE_OQ);
+}
+
+ADM_AVX512 inline __m256i ld(const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+
+ADM_AVX512 inline void decouple8_123(__m256i o, __m256i t, __mmask8 angle, __m512d egl, int32_t* rst_out,
+                                     int32_t* q_out) {
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i o64 = _mm512_cvtepi32_epi64(o), t64 = _mm512_cvtepi32_epi64(t);
+  const __m256i m = _mm256_abs_epi32(o);  // |o| as uint32 (2^31 for INT_MIN)
+  // e = max(17 - clz(m), 0); the 15-bit index (m + 2^(e-1)) >> e fits uint32 (m <= 2^31, e <= 17).
+  const __m256i e = _mm256_max_epi32(_mm256_sub_epi32(_mm256_set1_epi32(17), _mm256_lzcnt_epi32(m)),
+                                     _mm256_setzero_si256());
+  const __m256i m_round = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), e), 1);
+  const __m256i idx = _mm256_srlv_epi32(_mm256_add_epi32(m, m_round), e);
+  // DIV[idx] = floor(2^30 / idx), exact from the double quotient (see reciprocal8).
+  const __m256i div = _mm512_cvttpd_epi32(_mm512_div_pd(_mm512_set1_pd(1073741824.0), _mm512_cvtepi32_pd(idx)));
+  const __m512i e64 = _mm512_cvtepu32_epi64(e);
+  __m512i prod = _mm512_mul_epi32(_mm512_cvtepu32_epi64(div), t64);
+  const __mmask8 o_neg = _mm512_cmplt_epi64_mask(o64, zero), o_zero = _mm512_cmpeq_epi64_mask(o64, zero);
+  prod = _mm512_mask_sub_epi64(prod, o_neg, zero, prod);
+  const __m512i sum = _mm512_add_epi64(prod, _mm512_sllv_epi64(_mm512_set1_epi64(int64_t(1) << 14), e64));
+  const __m512i full = _mm512_set1_epi64(32768);
+  __m512i k = _mm512_srav_epi64(sum, _mm512_add_epi64(e64, _mm512_set1_epi64(15)));
+  k = _mm512_mask_mov_epi64(_mm512_min_epi64(_mm512_max_epi64(k, zero), full), o_zero, full);
+  __m256i rst = _mm512_cvtepi64_epi32(
+      _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o64), _mm512_set1_epi64(16384)), 15));
+  const __mmask8 apply = angle & ~o_zero & _mm512_test_epi64_mask(k, k);
+  if (apply) {
+    const __m512d r = _mm512_mul_pd(_mm512_cvtepi32_pd(rst), egl);
+    const __m512d td = _mm512_cvtepi32_pd(t);
+    const __m256i lo = _mm512_cvttpd_epi32(_mm512_min_pd(r, td));  // (r < t) ? r : t
+    const __m256i hi = _mm512_cvttpd_epi32(_mm512_max_pd(r, td));  // (r > t) ? r : t
+    const __mmask8 pos = _mm256_cmpgt_epi32_mask(o, _mm256_setzero_si256());
+    rst = _mm256_mask_blend_epi32(apply, rst, _mm256_mask_blend_epi32(pos, hi, lo));
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(rst_out), rst);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(q_out), _mm256_sub_epi32(t, rst));
+}
+
+// ---- decouple, scale 0, 16 columns ----
+
+ADM_AVX512 inline __m512d through_float8(__m512d v) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
+
+// The gain limit on 8 lanes: the low half holds (r < t) ? r : t, the high half (r > t) ? r : t.
+ADM_AVX512 inline __m512i limit8(__m256i r32, __m256i t32, __m512d egl) {
+  const __m512d r = _mm512_mul_pd(_mm512_cvtepi32_pd(r32), egl);
+  const __m512d td = _mm512_cvtepi32_pd(t32);
+  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvttpd_epi32(_mm512_min_pd(r, td))),
+                            _mm512_cvttpd_epi32(_mm512_max_pd(r, td)), 1);
+}
+
+// A product of int16 values and a sum of two are exact in double (below 2^31), as in angle4.
+ADM_AVX512 inline __mmask8 angle8_small(__m256i oh, __m256i ov, __m256i th, __m256i tv) {
+  const __m512d a = _mm512_cvtepi32_pd(oh), b = _mm512_cvtepi32_pd(ov);
+  const __m512d c = _mm512_cvtepi32_pd(th), e = _mm512_cvtepi32_pd(tv);
+  const __m512d scale = _mm512_set1_pd(1.0 / 4096.0);
+  const __m512d x = _mm512_mul_pd(through_float8(_mm512_add_pd(_mm512_mul_pd(a, c), _mm512_mul_pd(b, e))), scale);
+  const __m512d om = _mm512_mul_pd(through_float8(_mm512_add_pd(_mm512_mul_pd(a, a), _mm512_mul_pd(b, b))), scale);
+  const __m512d tm = _mm512_mul_pd(through_float8(_mm512_add_pd(_mm512_mul_pd(c, c), _mm512_mul_pd(e, e))), scale);
+  const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(double(kCos1DegSq)), om), tm);
+  return _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_GE_OQ) &
+         _mm512_cmp_pd_mask(_mm512_mul_pd(x, x), rhs, _CMP_GE_OQ);
+}
+
+ADM_AVX512 inline __m256i lo256(__m512i v) { return _mm512_castsi512_si256(v); }
+ADM_AVX512 inline __m256i hi256(__m512i v) { return _mm512_extracti64x4_epi64(v, 1); }
+ADM_AVX512 inline __m512i join256(__m256i lo, __m256i hi) {
+  return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+ADM_AVX512 inline __m512i load16(const int16_t* p) {
+  return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
+ADM_AVX512 void decouple0_avx512(const int16_t* const ref[3], const int16_t* const dis[3], int x0, int x1, double egl_value,
+                                 int16_t* const rst_out[3], int16_t* const q_out[3]) {
+  const __m512d egl = _mm512_set1_pd(egl_value), num = _mm512_set1_pd(1073741824.0);
+  const __m512i zero = _mm512_setzero_si512(), full = _mm512_set1_epi32(32768);
+  const __m512i half = _mm512_set1_epi32(16384), low15 = _mm512_set1_epi32(0x7fff);
+  int x = x0;
+  for (; x < x1 && x1 - x0 >= 16; x = next_step(x, 16, x1)) {
+    __m512i o[3], t[3];
+    for (int i = 0; i < 3; ++i) {
+      o[i] = load16(ref[i] + x);
+      t[i] = load16(dis[i] + x);
+    }
+    const __mmask16 angle = __mmask16(
+        angle8_small(lo256(o[0]), lo256(o[1]), lo256(t[0]), lo256(t[1])) |
+        (unsigned(angle8_small(hi256(o[0]), hi256(o[1]), hi256(t[0]), hi256(t[1]))) << 8));
+    for (int i = 0; i < 3; ++i) {
+      // k as in decouple0 (AVX2): DIV = dh 2^15 + dl keeps every product inside int32.
+      const __m512i m = _mm512_abs_epi32(o[i]);
+      const __m512i div = join256(_mm512_cvttpd_epi32(_mm512_div_pd(num, _mm512_cvtepi32_pd(lo256(m)))),
+                                  _mm512_cvttpd_epi32(_mm512_div_pd(num, _mm512_cvtepi32_pd(hi256(m)))));
+      const __mmask16 o_neg = _mm512_cmplt_epi32_mask(o[i], zero), o_zero = _mm512_cmpeq_epi32_mask(o[i], zero);
+      const __m512i ts = _mm512_mask_sub_epi32(t[i], o_neg, zero, t[i]);
+      const __m512i dh = _mm512_srli_epi32(div, 15), dl = _mm512_and_si512(div, low15);
+      __m512i k = _mm512_add_epi32(_mm512_mullo_epi32(dh, ts),
+                                   _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(dl, ts), half), 15));
+      k = _mm512_mask_mov_epi32(_mm512_min_epi32(_mm512_max_epi32(k, zero), full), o_zero, full);
+      __m512i rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, o[i]), half), 15);
+      const __mmask16 apply = angle & __mmask16(~o_zero) & _mm512_test_epi32_mask(k, k);
+      if (apply) {
+        const __m512i a = limit8(lo256(rst), lo256(t[i]), egl), b = limit8(hi256(rst), hi256(t[i]), egl);
+        const __m512i mins = join256(lo256(a), lo256(b)), maxs = join256(hi256(a), hi256(b));
+        const __mmask16 pos = _mm512_cmpgt_epi32_mask(o[i], zero);
+        rst = _mm512_mask_blend_epi32(apply, rst, _mm512_mask_blend_epi32(pos, maxs, mins));
+      }
+      // The int16 narrowings of the scalar rule are truncations.
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(rst_out[i] + x), _mm512_cvtepi32_epi16(rst));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(q_out[i] + x), _mm512_cvtepi32_epi16(_mm512_sub_epi32(t[i], rst)));
+    }
+  }
+  if (x < x1) reference_kernels().decouple0(ref, dis, x, x1, egl_value, rst_out, q_out);
+}
+
+// ---- DWT, scales 1-3, in 8 double lanes ----
+// As the AVX2 kernels (every sum below 2^48 is exact in double, so is the floor of its scaled
+// rounding); the int32 narrowing is the exact int64 conversion truncated to its low dword.
+
+ADM_AVX512 inline __m256i floor_to_int32_8(__m512d sum, __m512d round, __m512d scale) {
+  const __m512d v = _mm512_roundscale_pd(_mm512_mul_pd(_mm512_add_pd(sum, round), scale),
+                                         _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  return _mm512_cvtepi64_epi32(_mm512_cvtpd_epi64(v));
+}
+
+ADM_AVX512 inline __m512d filter4_8(const __m512d x[4], const int32_t* c) {
+  __m512d s = _mm512_mul_pd(x[0], _mm512_set1_pd(c[0]));
+  for (int t = 1; t < 4; ++t) s = _mm512_add_pd(s, _mm512_mul_pd(x[t], _mm512_set1_pd(c[t])));
+  return s;
+}
+
+ADM_AVX512 inline void store8(int32_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+
+ADM_AVX512 void dwt_vertical_avx512(const int32_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi) {
+  const __m512d r = _mm512_set1_pd(double(round)), sc = _mm512_set1_pd(std::ldexp(1.0, -shift));
+  int x = 0;
+  for (; x + 8 <= n; x += 8) {
+    __m512d v[4];
+    for (int t = 0; t < 4; ++t) v[t] = _mm512_cvtepi32_pd(ld(rows[t] + x));
+    store8(lo + x, floor_to_int32_8(filter4_8(v, kLo), r, sc));
+    store8(hi + x, floor_to_int32_8(filter4_8(v, kHi), r, sc));
+  }
+  if (x < n) {
+    const int32_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
+    dwt_vertical(tail, n - x, shift, round, lo + x, hi + x);  // the AVX2 kernel
+  }
+}
+
+// Taps of outputs k..k+7: p[2k-1 + t], the even / odd positions of 16-value loads at p - 1 and p + 1.
+ADM_AVX512 inline void horizontal_taps8(const int32_t* p, __m512d x[4]) {
+  const __m512i idx = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+  const __m512i a = _mm512_permutexvar_epi32(idx, _mm512_loadu_si512(p - 1));
+  const __m512i b = _mm512_permutexvar_epi32(idx, _mm512_loadu_si512(p + 1));
+  x[0] = _mm512_cvtepi32_pd(lo256(a));
+  x[1] = _mm512_cvtepi32_pd(hi256(a));
+  x[2] = _mm512_cvtepi32_pd(lo256(b));
+  x[3] = _mm512_cvtepi32_pd(hi256(b));
+}
+
+ADM_AVX512 void dwt_horizontal_avx512(const int32_t* lo, const int32_t* hi, int n_out, int shift, int64_t round, int32_t* a,
+                                      int32_t* v, int32_t* h, int32_t* d) {
+  const __m512d r = _mm512_set1_pd(double(round)), sc = _mm512_set1_pd(std::ldexp(1.0, -shift));
+  int k = 0;
+  // Loads reach p[2k + 16]: keep k + 8 < n_out so they stay inside the padded line.
+  for (; k + 9 <= n_out; k += 8) {
+    __m512d xl[4], xh[4];
+    horizontal_taps8(lo + 2 * k, xl);
+    horizontal_taps8(hi + 2 * k, xh);
+    store8(a + k, floor_to_int32_8(filter4_8(xl, kLo), r, sc));
+    store8(v + k, floor_to_int32_8(filter4_8(xl, kHi), r, sc));
+    store8(h + k, floor_to_int32_8(filter4_8(xh, kLo), r, sc));
+    store8(d + k, floor_to_int32_8(filter4_8(xh, kHi), r, sc));
+  }
+  if (k < n_out) dwt_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, shift, round, a + k, v + k, h + k, d + k);
+}
+
+// ---- contrast masking, 16 columns: native 64-bit arithmetic shifts for the cube terms ----
+
+// As add_cubes: the 16 cube terms of x >= 0 added to the 8 int64 lanes of acc.
+ADM_AVX512 inline __m512i cube_terms8(__m512i xv, __m128i sq_shift, __m512i sq_round, __m128i cube_shift, __m512i cube_round) {
+  const __m512i sq = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(xv, xv), sq_round), sq_shift);
+  return _mm512_sra_epi64(_mm512_add_epi64(_mm512_mul_epi32(sq, xv), cube_round), cube_shift);
+}
+ADM_AVX512 inline __m512i add_cubes16(__m512i acc, __m512i x, __m128i sq_shift, __m512i sq_round, __m128i cube_shift,
+                                      __m512i cube_round) {
+  const __m512i even = cube_terms8(x, sq_shift, sq_round, cube_shift, cube_round);
+  const __m512i odd = cube_terms8(_mm512_srli_epi64(x, 32), sq_shift, sq_round, cube_shift, cube_round);
+  return _mm512_add_epi64(acc, _mm512_add_epi64(even, odd));
+}
+
+ADM_AVX512 inline __m512i load32x16(const int32_t* p) { return _mm512_loadu_si512(p); }
+
+ADM_AVX512 inline __m512i threshold16(const int32_t* up, const int32_t* mid, const int32_t* down, const int32_t* mask,
+                                      const int32_t* centre, int x) {
+  return _mm512_add_epi32(
+      _mm512_sub_epi32(_mm512_add_epi32(_mm512_add_epi32(load32x16(up + x), load32x16(mid + x)), load32x16(down + x)),
+                       load32x16(mask + x)),
+      load32x16(centre + x));
+}
+
+ADM_AVX512 void cm0_avx512(const int16_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
+                           const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint16_t r0[3],
+                           const uint32_t cube_shift[3], const int64_t cube_round[3], int64_t sums[3]) {
+  __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+  __m128i cshift[3], sqshift[3];
+  __m512i cround[3], sqround[3];
+  for (int t = 0; t < 3; ++t) {
+    cshift[t] = _mm_cvtsi32_si128(int(cube_shift[t]));
+    cround[t] = _mm512_set1_epi64(cube_round[t]);
+    sqshift[t] = _mm_cvtsi32_si128(t == 2 ? 30 : 29);
+    sqround[t] = _mm512_set1_epi64(t == 2 ? (int64_t(1) << 29) : (int64_t(1) << 28));
+  }
+  int x = x0;
+  for (; x + 16 <= x1; x += 16) {
+    const __m512i thr = threshold16(box_up, box_mid, box_down, mask_mid, centre_mid, x);
+    for (int t = 0; t < 3; ++t) {
+      const __m512i v = _mm512_abs_epi32(_mm512_mullo_epi32(load16(src[t] + x), _mm512_set1_epi32(r0[t])));
+      const __m512i sub = t == 2 ? _mm512_slli_epi32(thr, 12) : _mm512_slli_epi32(thr, 10);
+      const __m512i xv = _mm512_max_epi32(_mm512_sub_epi32(v, sub), _mm512_setzero_si512());
+      acc[t] = add_cubes16(acc[t], xv, sqshift[t], sqround[t], cshift[t], cround[t]);
+    }
+  }
+  for (int t = 0; t < 3; ++t) sums[t] += _mm512_reduce_add_epi64(acc[t]);
+  if (x < x1)  // the AVX2 kernel (8 columns, then scalar)
+    cm0(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r0, cube_shift, cube_round, sums);
+}
+
+// csf8 on 16 lanes.
+ADM_AVX512 inline __m512i csf16(__m512i p, __m512i r) {
+  const __m512i round = _mm512_set1_epi64(int64_t(1) << 27);
+  const __m512i even = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(p, r), round), 28);
+  const __m512i odd = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(p, 32), r), round), 28);
+  return _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+}
+
+ADM_AVX512 void cm123_avx512(const int32_t* const src[3], const int32_t* box_up, const int32_t* box_mid, const int32_t* box_down,
+                             const int32_t* mask_mid, const int32_t* centre_mid, int x0, int x1, const uint32_t r[3],
+                             uint32_t cube_shift, int64_t cube_round, int64_t sums[3]) {
+  if (!fits_int32_factors(r))
+    return reference_kernels().cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x0, x1, r, cube_shift,
+                                  cube_round, sums);
+  __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+  const __m128i cshift = _mm_cvtsi32_si128(int(cube_shift)), sqshift = _mm_cvtsi32_si128(30);
+  const __m512i cround = _mm512_set1_epi64(cube_round), sqround = _mm512_set1_epi64(int64_t(1) << 29);
+  int x = x0;
+  for (; x + 16 <= x1; x += 16) {
+    const __m512i thr = threshold16(box_up, box_mid, box_down, mask_mid, centre_mid, x);
+    for (int t = 0; t < 3; ++t) {
+      const __m512i v = _mm512_abs_epi32(csf16(load32x16(src[t] + x), _mm512_set1_epi32(int32_t(r[t]))));
+      const __m512i xv = _mm512_max_epi32(_mm512_sub_epi32(v, thr), _mm512_setzero_si512());
+      acc[t] = add_cubes16(acc[t], xv, sqshift, sqround, cshift, cround);
+    }
+  }
+  for (int t = 0; t < 3; ++t) sums[t] += _mm512_reduce_add_epi64(acc[t]);
+  if (x < x1) cm123(src, box_up, box_mid, box_down, mask_mid, centre_mid, x, x1, r, cube_shift, cube_round, sums);
+}
+
+// ---- CSF and masks, 16 columns ----
+
+ADM_AVX512 inline __m512i wrap16x16(__m512i v) { return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16); }
+ADM_AVX512 inline void store16(int32_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
+
+ADM_AVX512 void csf0_avx512(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask, int32_t* centre) {
+  const __m512i c30 = _mm512_set1_epi32(4369), c15 = _mm512_set1_epi32(8738), r2048 = _mm512_set1_epi32(2048);
+  int x = x0;
+  for (; x < x1 && x1 - x0 >= 16; x = next_step(x, 16, x1)) {
+    __m512i m = _mm512_setzero_si512(), c = _mm512_setzero_si512();
+    for (int t = 0; t < 3; ++t) {
+      const __m512i prod = _mm512_mullo_epi32(load16(p[t] + x), _mm512_set1_epi32(r0[t]));
+      const __m512i v = t == 2 ? _mm512_srai_epi32(_mm512_add_epi32(prod, _mm512_set1_epi32(65535)), 17)
+                               : _mm512_srai_epi32(_mm512_add_epi32(prod, _mm512_set1_epi32(16384)), 15);
+      const __m512i a = _mm512_abs_epi32(wrap16x16(v));
+      m = _mm512_add_epi32(m, wrap16x16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(a, c30), r2048), 12)));
+      c = _mm512_add_epi32(c, wrap16x16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(a, c15), r2048), 12)));
+    }
+    store16(mask + x, m);
+    store16(centre + x, c);
+  }
+  if (x < x1) csf0(p, x, x1, r0, mask, centre);  // narrower than 16: the AVX2 kernel
+}
+
+// scaled_mask8 on 16 lanes.
+ADM_AVX512 inline __m512i scaled_mask16(__m512i abs_c, __m512i k) {
+  const __m512i bias = _mm512_set1_epi64(int64_t(1) << 31);
+  const __m512i even = _mm512_sub_epi64(_mm512_mul_epu32(abs_c, k), bias);
+  const __m512i odd = _mm512_sub_epi64(_mm512_mul_epu32(_mm512_srli_epi64(abs_c, 32), k), bias);
+  return _mm512_mask_blend_epi32(__mmask16(0xAAAA), _mm512_srli_epi64(even, 32), odd);
+}
+
+ADM_AVX512 void csf123_avx512(const int32_t* const p[3], int x0, int x1, const uint32_t r[3], int32_t* mask, int32_t* centre) {
+  if (!fits_int32_factors(r)) return reference_kernels().csf123(p, x0, x1, r, mask, centre);
+  const __m512i k30 = _mm512_set1_epi32(143165577), k15 = _mm512_set1_epi32(286331153);
+  int x = x0;
+  for (; x < x1 && x1 - x0 >= 16; x = next_step(x, 16, x1)) {
+    __m512i m = _mm512_setzero_si512(), c = _mm512_setzero_si512();
+    for (int t = 0; t < 3; ++t) {
+      const __m512i a = _mm512_abs_epi32(csf16(load32x16(p[t] + x), _mm512_set1_epi32(int32_t(r[t]))));
+      m = _mm512_add_epi32(m, scaled_mask16(a, k30));
+      c = _mm512_add_epi32(c, scaled_mask16(a, k15));
+    }
+    store16(mask + x, m);
+    store16(centre + x, c);
+  }
+  if (x < x1) csf123(p, x, x1, r, mask, centre);
+}
+
+// ---- DWT, scale 0, 32 / 16 columns (AVX-512BW): the AVX2 kernels' arithmetic on wider vectors ----
+// (unpack and pack work within 128-bit lanes on every width, so the output order is the same).
+
+ADM_AVX512 inline __m512i pair512(int32_t c0, int32_t c1) {
+  return _mm512_set1_epi32(int32_t(uint32_t(uint16_t(c0)) | (uint32_t(c1) << 16)));
+}
+
+ADM_AVX512 void dwt0_vertical_u8_avx512(const uint8_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi) {
+  const __m128i shift = _mm_cvtsi32_si128(bitdepth);
+  const __m512i round = _mm512_set1_epi32(1 << (bitdepth - 1));
+  const __m512i k = _mm512_set1_epi32(-(kLoSum << (bitdepth - 1)));
+  const __m512i lo01 = pair512(kLo[0], kLo[1]), lo23 = pair512(kLo[2], kLo[3]);
+  const __m512i hi01 = pair512(kHi[0], kHi[1]), hi23 = pair512(kHi[2], kHi[3]);
+  int x = 0;
+  for (; x + 32 <= n; x += 32) {
+    __m512i s[4];
+    for (int t = 0; t < 4; ++t)
+      s[t] = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t] + x)));
+    const __m512i a01 = _mm512_unpacklo_epi16(s[0], s[1]), b01 = _mm512_unpackhi_epi16(s[0], s[1]);
+    const __m512i a23 = _mm512_unpacklo_epi16(s[2], s[3]), b23 = _mm512_unpackhi_epi16(s[2], s[3]);
+    const __m512i la = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(a01, lo01), _mm512_madd_epi16(a23, lo23)), k), round), shift);
+    const __m512i lb = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(b01, lo01), _mm512_madd_epi16(b23, lo23)), k), round), shift);
+    const __m512i ha = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(a01, hi01), _mm512_madd_epi16(a23, hi23)), round), shift);
+    const __m512i hb = _mm512_sra_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(b01, hi01), _mm512_madd_epi16(b23, hi23)), round), shift);
+    _mm512_storeu_si512(lo + x, _mm512_packs_epi32(la, lb));
+    _mm512_storeu_si512(hi + x, _mm512_packs_epi32(ha, hb));
+  }
+  if (x < n) {
+    const uint8_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
+    dwt0_vertical_u8(tail, n - x, bitdepth, lo + x, hi + x);  // the AVX2 kernel
+  }
+}
+
+ADM_AVX512 inline __m512i dwt0_filter16(const int16_t* p, __m512i c01, __m512i c23, __m512i round) {
+  const __m512i s = _mm512_add_epi32(_mm512_madd_epi16(_mm512_loadu_si512(p - 1), c01),
+                                     _mm512_madd_epi16(_mm512_loadu_si512(p + 1), c23));
+  return _mm512_srai_epi32(_mm512_add_epi32(s, round), 16);
+}
+
+ADM_AVX512 void dwt0_horizontal_avx512(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h,
+                                       int16_t* d) {
+  const __m512i lo01 = pair512(kLo[0], kLo[1]), lo23 = pair512(kLo[2], kLo[3]);
+  const __m512i hi01 = pair512(kHi[0], kHi[1]), hi23 = pair512(kHi[2], kHi[3]);
+  const __m512i round = _mm512_set1_epi32(32768);
+  int k = 0;
+  for (; k + 16 <= n_out; k += 16) {
+    const int16_t* pl = lo + 2 * k;
+    const int16_t* ph = hi + 2 * k;
+    _mm512_storeu_si512(a + k, dwt0_filter16(pl, lo01, lo23, round));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(v + k), _mm512_cvtepi32_epi16(dwt0_filter16(pl, hi01, hi23, round)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(h + k), _mm512_cvtepi32_epi16(dwt0_filter16(ph, lo01, lo23, round)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + k), _mm512_cvtepi32_epi16(dwt0_filter16(ph, hi01, hi23, round)));
+  }
+  if (k < n_out) dwt0_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, a + k, v + k, h + k, d + k);
+}
+
+ADM_AVX512 void decouple123_avx512(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
+                                   int32_t* const rst_out[3], int32_t* const q_out[3]) {
+  const __m512d egl = _mm512_set1_pd(egl_value);
+  int x = x0;
+  for (; x < x1 && x1 - x0 >= 8; x = next_step(x, 8, x1)) {
+    const __mmask8 angle = angle8(ld(ref[0] + x), ld(ref[1] + x), ld(dis[0] + x), ld(dis[1] + x));
+    for (int i = 0; i < 3; ++i) decouple8_123(ld(ref[i] + x), ld(dis[i] + x), angle, egl, rst_out[i] + x, q_out[i] + x);
+  }
+  if (x < x1) reference_kernels().decouple123(ref, dis, x, x1, egl_value, rst_out, q_out);
+}
+
+}  // namespace
+
+void init_avx512(RowKernels& k) {
+  k.decouple0 = decouple0_avx512;
+  k.dwt0_vertical_u8 = dwt0_vertical_u8_avx512;
+  k.dwt0_horizontal = dwt0_horizontal_avx512;
+  k.csf0 = csf0_avx512;
+  k.csf123 = csf123_avx512;
+  k.cm0 = cm0_avx512;
+  k.cm123 = cm123_avx512;
+  k.dwt_vertical = dwt_vertical_avx512;
+  k.dwt_horizontal = dwt_horizontal_avx512;
+  k.decouple123 = decouple123_avx512;
+}
+
+}  // namespace vqtwin::integer_adm::x86
+
+#endif

@@ -1,0 +1,224 @@
+// SpEED's per-plane work (see core.hpp, README.md). Types follow libvmaf: planes, kernels, means,
+// covariances, variances, entropies and the score are float; the covariance sums, the logarithms
+// and the expressions libvmaf writes with double constants are double.
+#include "features/speed/core.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "features/float_vif/math.hpp"
+#include "features/speed/linalg.hpp"
+#include "vqtwin/error.hpp"
+
+namespace vqtwin::speed {
+namespace {
+
+constexpr double kEps = 1e-6;
+
+// Reflect-101 once (the kernels are always shorter than the plane).
+inline int reflect(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
+
+// log2(2 pi e), the entropy of a unit Gaussian, folded at compile time as libvmaf's is.
+constexpr double log2_2pie() { return __builtin_log2(2 * M_PI * M_E); }
+
+// libvmaf's separable filter (vertical pass, then horizontal; taps in order, float sums from 0),
+// evaluated only at the samples (step*i, step*j); dst is (h / step) x (w / step) with step 1 the
+// whole filter.
+void filter_at(const FloatPlane& src, const std::vector<float>& f, int step, FloatPlane& dst, std::vector<float>& tmp) {
+  const int w = src.w, h = src.h, fw = int(f.size()), half = fw / 2;
+  const int ow = w / step, oh = h / step;
+  dst.resize(ow, oh);
+  tmp.resize(std::size_t(w));
+  for (int i = 0; i < oh; ++i) {
+    const int y = i * step;
+    for (int c = 0; c < w; ++c) {
+      float acc = 0;
+      for (int k = 0; k < fw; ++k) acc += f[std::size_t(k)] * src.row(reflect(y - half + k, h))[c];
+      tmp[std::size_t(c)] = acc;
+    }
+    float* out = dst.row(i);
+    for (int j = 0; j < ow; ++j) {
+      const int x = j * step;
+      float acc = 0;
+      for (int k = 0; k < fw; ++k) acc += f[std::size_t(k)] * tmp[std::size_t(reflect(x - half + k, w))];
+      out[j] = acc;
+    }
+  }
+}
+
+}  // namespace
+
+Dimensions make_dimensions(int w, int h, double prescale, std::string_view who) {
+  Dimensions d;
+  d.w = w;
+  d.h = h;
+  d.scaled_w = int(double(w) * prescale + 0.5);
+  d.scaled_h = int(double(h) * prescale + 0.5);
+  d.down_w = d.scaled_w >> kScales;
+  d.down_h = d.scaled_h >> kScales;
+  d.blocks_x = d.down_w / kBlock;
+  d.blocks_y = d.down_h / kBlock;
+  d.sub_w = d.blocks_x * kBlock - kBlock + 1;
+  d.sub_h = d.blocks_y * kBlock - kBlock + 1;
+  d.prescaled = !(std::fabs(prescale - 1.0) < 1e-3);
+  const std::string size = std::to_string(w) + "x" + std::to_string(h);
+  if (d.blocks_x == 0 || d.blocks_y == 0)
+    throw Error(std::string(who) + ": a " + size + " plane is too small (after speed_prescale, at least 80 pixels each way)");
+  if (!d.prescaled && (d.scaled_w != w || d.scaled_h != h))
+    throw Error(std::string(who) + ": speed_prescale within 0.001 of 1 must leave the " + size +
+                " plane's size unchanged (libvmaf skips the resize but not the new size)");
+  return d;
+}
+
+std::vector<float> gaussian(int width, float sigma) {
+  std::vector<float> k(static_cast<std::size_t>(width));
+  const int half = (width - 1) / 2;
+  float sum = 0;
+  for (int i = 0; i < width; ++i) {
+    const float x = float(i - half);
+    // ((-0.5 * x) / sigma * x) / sigma in double, exp in double, rounded to float; the density's
+    // normaliser 1 / (sigma sqrt(2 pi)) rounded to float; their float quotient.
+    const float num = float(std::exp(-0.5 * double(x) / double(sigma) * double(x) / double(sigma)));
+    const float den = float(1 / (double(sigma) * std::sqrt(2 * M_PI)));
+    k[std::size_t(i)] = num / den;
+    sum += k[std::size_t(i)];
+  }
+  for (float& v : k) v /= sum;
+  return k;
+}
+
+Speed::Speed(const Options& o, const Dimensions& d) : o_(o), d_(d) {
+  // The anti-alias filter has the size of VIF's scale-1 filter and twice its sigma (sqrt(4)).
+  const int aa = float_vif::kernel_width(1, o.kernelscale);
+  antialias_ = gaussian(aa, float(std::sqrt(4.0) * aa / 5.0f));
+  const int lm = float_vif::kernel_width(kScales, o.kernelscale);
+  local_mean_ = gaussian(lm, float(lm) / 5.0f);
+}
+
+void Speed::prepare(const FloatPlane& plane, FloatPlane& out, FloatPlane& scratch) const {
+  const FloatPlane* src = &plane;
+  if (d_.prescaled) {
+    float_vif::prescale(plane, o_.prescale_method, d_.scaled_w, d_.scaled_h, scratch);
+    src = &scratch;
+  }
+  // Blur, then keep every 16th sample: only the kept samples are computed.
+  std::vector<float> tmp;
+  filter_at(*src, antialias_, 1 << kScales, out, tmp);
+  FloatPlane mean;
+  filter_at(out, local_mean_, 1, mean, tmp);
+  for (int i = 0; i < out.h; ++i) {
+    float* o = out.row(i);
+    const float* m = mean.row(i);
+    for (int j = 0; j < out.w; ++j) o[j] -= m[j];
+  }
+}
+
+BlockStats Speed::analyse(const FloatPlane& p) const {
+  const int sw = d_.sub_w, sh = d_.sub_h, nb = d_.blocks();
+  const float count_f = float(std::size_t(sw) * std::size_t(sh));
+  const double count_d = double(std::size_t(sw) * std::size_t(sh));
+
+  // Means of the 25 shifted windows (float sums in raster order).
+  float means[kElements];
+  for (int r = 0; r < kBlock; ++r)
+    for (int c = 0; c < kBlock; ++c) {
+      float sum = 0;
+      for (int i = 0; i < sh; ++i) {
+        const float* row = p.row(r + i) + c;
+        for (int j = 0; j < sw; ++j) sum += row[j];
+      }
+      means[r * kBlock + c] = sum / count_f;
+    }
+  // Their covariances (double sums in raster order), symmetric.
+  std::vector<float> cov(kElements * kElements);
+  for (int x = 0; x < kElements; ++x)
+    for (int y = 0; y <= x; ++y) {
+      const int rx = x / kBlock, cx = x % kBlock, ry = y / kBlock, cy = y % kBlock;
+      const double mx = means[x], my = means[y];
+      double sum = 0;
+      for (int i = 0; i < sh; ++i) {
+        const float* a = p.row(rx + i) + cx;
+        const float* b = p.row(ry + i) + cy;
+        for (int j = 0; j < sw; ++j) sum += (double(a[j]) - mx) * (double(b[j]) - my);
+      }
+      const float c = float(sum / count_d);
+      cov[std::size_t(x * kElements + y)] = c;
+      cov[std::size_t(y * kElements + x)] = c;
+    }
+  const std::vector<float> eig = eigenvalues(cov, kElements);
+
+  // Y: row e = shift (e / 5, e % 5), column = block (raster order).
+  std::vector<float> y(std::size_t(kElements) * nb), x(std::size_t(kElements) * nb, 0.0f);
+  for (int e = 0; e < kElements; ++e)
+    for (int bi = 0; bi < d_.blocks_y; ++bi)
+      for (int bj = 0; bj < d_.blocks_x; ++bj)
+        y[std::size_t(e) * nb + bi * d_.blocks_x + bj] = p.row(bi * kBlock + e / kBlock)[bj * kBlock + e % kBlock];
+
+  BlockStats out;
+  bool regular = true;
+  for (float v : eig) regular = regular && !(double(v) < kEps);
+  out.singular = !regular || !solve(cov, kElements, y, nb, x);
+  if (out.singular) std::fill(x.begin(), x.end(), 0.0f);  // libvmaf logs "covariance matrix is singular"
+
+  // S = column sums of (X .* Y) / 25, rows added in order.
+  const float denominator = float(kElements);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = (x[i] * y[i]) / denominator;
+  out.variance.assign(x.begin(), x.begin() + nb);
+  for (int e = 1; e < kElements; ++e)
+    for (int b = 0; b < nb; ++b) out.variance[std::size_t(b)] += x[std::size_t(e) * nb + b];
+
+  // Entropy per block: the sum over the eigenvalues L of log2(L S + sigma_nn) + log2(2 pi e).
+  const float snn = float(o_.sigma_nn);
+  out.entropy.assign(std::size_t(nb), 0.0f);
+  for (float l : eig) {
+    const float L = l < 0 ? 0 : l;
+    for (int b = 0; b < nb; ++b) {
+      const double term = std::log2(double(L * out.variance[std::size_t(b)] + snn)) + log2_2pie();
+      out.entropy[std::size_t(b)] = float(double(out.entropy[std::size_t(b)]) + term);
+    }
+  }
+  return out;
+}
+
+float Speed::combine(const BlockStats& r, const BlockStats& d) const {
+  const float snn = float(o_.sigma_nn), floor = float(o_.nn_floor);
+  const float base = float(double(kElements) * (std::log2(double((1 + floor) * snn)) + log2_2pie()));
+  float score = 0;
+  for (std::size_t i = 0; i < r.entropy.size(); ++i) {
+    const float er = r.entropy[i], ed = d.entropy[i], vr = r.variance[i], vd = d.variance[i];
+    if (er < base && ed < base) continue;  // no visible difference
+    auto lg = [](double v) { return std::log2(v); };
+    float sr = 0, sd = 0;
+    switch (o_.weight_var_mode) {
+      case 0: sr = float(er * lg(1 + vr)); sd = float(ed * lg(1 + vd)); break;
+      case 1: sr = float(er * lg(1 + vr)); sd = float(ed * lg(1 + vr)); break;
+      case 2: sr = float(er * lg(1 + vd)); sd = float(ed * lg(1 + vd)); break;
+      case 3: {
+        const double m = 1 + (vr + vd) / 2.0;
+        sr = float(er * lg(m));
+        sd = float(ed * lg(m));
+        break;
+      }
+      case 4: sr = float(er * lg(1 + vr)); sd = float(ed * lg(1 + (vr + vd) / 2.0)); break;
+      case 5: sr = float(er * lg(1 + vr)); sd = float(ed * lg(1 + (0.75 * vr + 0.25 * vd))); break;
+      default: sr = float(er * lg(1 + vr)); sd = float(ed * lg(1 + (0.25 * vr + 0.75 * vd))); break;
+    }
+    score += std::fabs(sr - sd);
+  }
+  return score / float(std::size_t(d_.blocks()));
+}
+
+float Speed::score(const FloatPlane& ref, const FloatPlane& dis, FloatPlane& a, FloatPlane& b, FloatPlane& scratch,
+                   bool* ref_singular, bool* dis_singular) const {
+  prepare(ref, a, scratch);
+  const BlockStats rs = analyse(a);
+  prepare(dis, b, scratch);
+  const BlockStats ds = analyse(b);
+  if (ref_singular) *ref_singular = rs.singular;
+  if (dis_singular) *dis_singular = ds.singular;
+  // Exactly one singular plane: 0 rather than an inflated score.
+  if (rs.singular != ds.singular) return 0.0f;
+  return combine(rs, ds);
+}
+
+}  // namespace vqtwin::speed

@@ -1,0 +1,185 @@
+// speed_chroma and speed_temporal, CPU references (behaviour: README.md in this folder; libvmaf 3.2's
+// speed.c). speed_chroma scores the U and V planes of each frame pair (frames run concurrently);
+// speed_temporal scores the frame differences of the luma plane (frames in order).
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/extractor.hpp"
+#include "core/format_checks.hpp"
+#include "core/implementation.hpp"
+#include "features/float_vif/math.hpp"
+#include "features/speed/core.hpp"
+#include "features/speed/schema.hpp"
+#include "vqtwin/error.hpp"
+
+namespace vqtwin {
+namespace speed {
+namespace {
+
+Options read_options(const OptionValues& o, std::string_view who, bool has_weight_mode) {
+  Options s;
+  s.kernelscale = o.get_double("speed_kernelscale");
+  s.prescale = o.get_double("speed_prescale");
+  s.sigma_nn = o.get_double("speed_sigma_nn");
+  s.nn_floor = o.get_double("speed_nn_floor");
+  if (has_weight_mode) s.weight_var_mode = o.get_int("speed_weight_var_mode");
+  // libvmaf ignores these two failures at init and crashes at the first frame.
+  if (!float_vif::kernelscale_is_valid(s.kernelscale))
+    throw Error(std::string(who) + ": speed_kernelscale " + std::to_string(s.kernelscale) +
+                " is not one of VIF's kernel scales");
+  const std::string& method = o.get_string("speed_prescale_method");
+  if (!float_vif::parse_prescale_method(method, s.prescale_method))
+    throw Error(std::string(who) + ": unknown speed_prescale_method '" + method +
+                "' (known: nearest, bilinear, bicubic, lanczos4)");
+  return s;
+}
+
+// libvmaf's picture_copy with offset -128: v - 128 (8-bit), v / 2^(bpc-8) - 128 otherwise, over the
+// top-left w x h samples of plane p.
+void to_float(const Picture& pic, int p, int w, int h, FloatPlane& out) {
+  out.resize(w, h);
+  const int bpc = pic.format().bitdepth;
+  if (bpc == 8) {
+    for (int y = 0; y < h; ++y) {
+      const std::uint8_t* s = pic.row<std::uint8_t>(p, y);
+      float* d = out.row(y);
+      for (int x = 0; x < w; ++x) d[x] = float(s[x]) + -128.0f;
+    }
+    return;
+  }
+  const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+  for (int y = 0; y < h; ++y) {
+    const std::uint16_t* s = pic.row<std::uint16_t>(p, y);
+    float* d = out.row(y);
+    for (int x = 0; x < w; ++x) d[x] = float(s[x]) / scaler + -128.0f;
+  }
+}
+
+struct Workspace {
+  FloatPlane ref, dis, a, b, scratch;
+};
+
+class SpeedChromaCpu final : public Extractor {
+ public:
+  explicit SpeedChromaCpu(const OptionValues& o)
+      : options_(read_options(o, "speed_chroma", true)),
+        max_val_(o.get_double("speed_max_val")),
+        name_u_(o.output_name(kChromaU)),
+        name_v_(o.output_name(kChromaV)),
+        name_uv_(o.output_name(kChromaUV)) {}
+
+  void init(const PictureFormat& f) override {
+    require_standard_bitdepth("speed_chroma", f.bitdepth);
+    if (f.chroma == ChromaFormat::k400) throw Error("speed_chroma: needs chroma planes; this input is 4:0:0");
+    // libvmaf's chroma size: the luma size halved, rounding down (an odd luma size leaves the last
+    // chroma column / row out).
+    const int w = f.chroma == ChromaFormat::k444 ? f.width : f.width / 2;
+    const int h = f.chroma == ChromaFormat::k420 ? f.height / 2 : f.height;
+    speed_.emplace(options_, make_dimensions(w, h, options_.prescale, "speed_chroma"));
+  }
+
+  void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
+    std::unique_ptr<Workspace> ws = take();
+    float score[2];
+    bool singular[2];
+    for (int c = 0; c < 2; ++c) {
+      const Dimensions& d = speed_->dims();
+      to_float(ref, 1 + c, d.w, d.h, ws->ref);
+      to_float(dist, 1 + c, d.w, d.h, ws->dis);
+      bool rs = false, ds = false;
+      score[c] = speed_->score(ws->ref, ws->dis, ws->a, ws->b, ws->scratch, &rs, &ds);
+      singular[c] = rs || ds;
+    }
+    give_back(std::move(ws));
+    // A plane with a singular covariance matrix (e.g. flat) takes the other plane's score.
+    float uv;
+    if (singular[0] && !singular[1]) uv = score[1];
+    else if (singular[1] && !singular[0]) uv = score[0];
+    else uv = float((score[0] + score[1]) / 2.0);
+    out.put(name_u_, index, clip(score[0]));
+    out.put(name_v_, index, clip(score[1]));
+    out.put(name_uv_, index, clip(uv));
+  }
+
+ private:
+  double clip(float v) const { return v < max_val_ ? double(v) : max_val_; }
+
+  std::unique_ptr<Workspace> take() {
+    std::lock_guard lock(mutex_);
+    if (free_.empty()) return std::make_unique<Workspace>();
+    auto ws = std::move(free_.back());
+    free_.pop_back();
+    return ws;
+  }
+  void give_back(std::unique_ptr<Workspace> ws) {
+    std::lock_guard lock(mutex_);
+    free_.push_back(std::move(ws));
+  }
+
+  Options options_;
+  double max_val_;
+  std::string name_u_, name_v_, name_uv_;
+  std::optional<Speed> speed_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Workspace>> free_;
+};
+
+class SpeedTemporalCpu final : public Extractor {
+ public:
+  explicit SpeedTemporalCpu(const OptionValues& o)
+      : options_(read_options(o, "speed_temporal", false)),
+        use_ref_diff_(o.get_bool("speed_use_ref_diff")),
+        name_(o.output_name(kTemporal)) {}
+
+  void init(const PictureFormat& f) override {
+    require_standard_bitdepth("speed_temporal", f.bitdepth);
+    speed_.emplace(options_, make_dimensions(f.width, f.height, options_.prescale, "speed_temporal"));
+  }
+
+  // Frames in order: the score of frame i compares the differences (i-1) - i of both pictures.
+  void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
+    const Dimensions& d = speed_->dims();
+    to_float(ref, 0, d.w, d.h, cur_ref_);
+    to_float(dist, 0, d.w, d.h, cur_dis_);
+    if (index > 0) {
+      // prev - current, in place in the previous planes (libvmaf's subtract_image).
+      const FloatPlane& dis_base = use_ref_diff_ ? cur_ref_ : cur_dis_;
+      for (int y = 0; y < d.h; ++y) {
+        float* pr = prev_ref_.row(y);
+        float* pd = prev_dis_.row(y);
+        const float* cr = cur_ref_.row(y);
+        const float* cd = dis_base.row(y);
+        for (int x = 0; x < d.w; ++x) {
+          pr[x] -= cr[x];
+          pd[x] -= cd[x];
+        }
+      }
+      out.put(name_, index, speed_->score(prev_ref_, prev_dis_, ws_.a, ws_.b, ws_.scratch));
+    } else {
+      out.put(name_, index, 0.0);
+    }
+    std::swap(prev_ref_, cur_ref_);
+    std::swap(prev_dis_, cur_dis_);
+  }
+
+ private:
+  Options options_;
+  bool use_ref_diff_;
+  std::string name_;
+  std::optional<Speed> speed_;
+  FloatPlane prev_ref_, prev_dis_, cur_ref_, cur_dis_;
+  Workspace ws_;
+};
+
+}  // namespace
+}  // namespace speed
+
+extern const ExtractorInfo kSpeedChromaInfo;
+const ExtractorInfo kSpeedChromaInfo = cpu_extractor<speed::SpeedChromaCpu>(speed::kChromaSpec);
+extern const ExtractorInfo kSpeedTemporalInfo;
+const ExtractorInfo kSpeedTemporalInfo = cpu_extractor<speed::SpeedTemporalCpu>(speed::kTemporalSpec);
+
+}  // namespace vqtwin

@@ -1,0 +1,93 @@
+#include "io/inputs.hpp"
+
+#include <cstdlib>
+
+#include "io/convert.hpp"
+#include "vqtwin/error.hpp"
+
+namespace vqtwin {
+namespace {
+
+std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
+
+// "1920x1080" (also "1920:1080") into w, h; false if it is not two positive numbers.
+bool parse_size(const std::string& text, int& w, int& h) {
+  const std::size_t x = text.find_first_of("x:");
+  if (x == std::string::npos || x == 0 || x + 1 >= text.size()) return false;
+  char* end = nullptr;
+  const long a = std::strtol(text.c_str(), &end, 10);
+  if (end != text.c_str() + x) return false;
+  const long b = std::strtol(text.c_str() + x + 1, &end, 10);
+  if (*end || a < 1 || b < 1 || a > (1 << 16) || b > (1 << 16)) return false;
+  w = int(a);
+  h = int(b);
+  return true;
+}
+
+// Makes `src` deliver `target`: converted by the source itself where it can, else wrapped.
+void convert(std::unique_ptr<PictureSource>& src, const PictureFormat& target) {
+  if (src->format() == target || src->convert_to(target)) return;
+  src = std::make_unique<ConvertedSource>(std::move(src), target);
+}
+
+}  // namespace
+
+Inputs open_inputs(const std::string& reference, const std::string& distorted, const InputOptions& options) {
+  if (reference == "-" && distorted == "-")
+    throw Error("only one of --reference and --distorted can be standard input");
+  int scale_w = 0, scale_h = 0;
+  const std::string& scale = options.scale;
+  if (!scale.empty() && scale != "none" && scale != "auto" && !parse_size(scale, scale_w, scale_h))
+    throw Error("--scale must be auto, none or WxH (e.g. 1920x1080), not '" + scale + "'");
+
+  Inputs in;
+  in.ref = open_picture_source(reference, options.source);
+  in.dist = open_picture_source(distorted, options.source);
+  const PictureFormat rf = in.ref->format(), df = in.dist->format();
+  if (rf.chroma != df.chroma)
+    throw Error("reference " + rf.describe() + " and distorted " + df.describe() +
+                " pictures differ in chroma format; convert one first (e.g. ffmpeg -i " + distorted + " -pix_fmt " +
+                (rf.chroma == ChromaFormat::k444 ? "yuv444p" : rf.chroma == ChromaFormat::k422 ? "yuv422p" : "yuv420p") +
+                (rf.bitdepth > 8 ? std::to_string(rf.bitdepth) + "le" : "") + " ...)");
+
+  PictureFormat target = rf;
+  if (scale == "auto") {
+    // the reference's size
+  } else if (scale_w) {
+    target.width = scale_w;
+    target.height = scale_h;
+  } else if (rf.width != df.width || rf.height != df.height) {
+    throw Error("reference " + rf.describe() + " and distorted " + df.describe() + " pictures differ in size" +
+                (scale == "none" ? "" : "; --scale auto scales the distorted to the reference size (bicubic, the pixels of ffmpeg -vf scale=" +
+                                            std::to_string(rf.width) + ":" + std::to_string(rf.height) + ":flags=bicubic)"));
+  }
+  if (rf.bitdepth != df.bitdepth) {
+    if (!options.common_bitdepth)
+      throw Error("reference " + rf.describe() + " and distorted " + df.describe() +
+                  " pictures differ in bit depth; --common_bitdepth converts the lower to the higher (as libvmaf's "
+                  "--aom_ctc v6.0 does)");
+    target.bitdepth = std::max(rf.bitdepth, df.bitdepth);
+  }
+  in.format = target;
+
+  std::string scaled, shifted;
+  for (auto* s : {&in.ref, &in.dist}) {
+    const char* role = s == &in.ref ? "reference" : "distorted";
+    const PictureFormat f = (*s)->format();
+    if (f.width != target.width || f.height != target.height)
+      scaled += std::string(scaled.empty() ? "" : ", ") + role + " " + size_text(f.width, f.height) + " to " +
+                size_text(target.width, target.height);
+    if (f.bitdepth != target.bitdepth)
+      shifted += std::string(shifted.empty() ? "" : ", ") + role + " " + std::to_string(f.bitdepth) + "-bit to " +
+                 std::to_string(target.bitdepth) + "-bit (samples shifted left by " +
+                 std::to_string(target.bitdepth - f.bitdepth) + ")";
+    convert(*s, target);
+  }
+  if (!scaled.empty())
+    in.conversions.emplace_back("scale", scaled + ", bicubic (ffmpeg -vf scale=" + std::to_string(target.width) +
+                                             ":" + std::to_string(target.height) + ":flags=bicubic)");
+  if (!shifted.empty()) in.conversions.emplace_back("bitdepth", shifted);
+  return in;
+}
+
+}  // namespace vqtwin
