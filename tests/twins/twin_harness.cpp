@@ -4,12 +4,15 @@
 // to 8K, every option of the schema (booleans both ways, numbers at min/default/max and a random
 // value, then random combinations), flat / identical / extreme / random / textured content,
 // multi-frame sequences with a scene cut and a static run (for temporal twins), and the shared
-// fixtures when given. Pass = every value bit-identical, the same names, the same refusals.
+// fixtures when given; 10/12-bit planes also get samples of 2^bpc or more ("wild": libvmaf accepts them).
+// Pass = every value bit-identical, the same names, the same refusals. Cases the twin's capability
+// check leaves to the CPU (-ENOTSUP: a model falls back there) are counted ("to CPU"), not compared.
 //
 //   twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N]
 // Exit 0 all identical, 1 a difference, 77 no CUDA device (CTest: skipped). $VQTWIN_PLANT=name plants
 // a bug in a twin: the run must then fail (backends/cuda/twin.hpp).
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -71,7 +74,7 @@ Outcome run_implementation(const ExtractorInfo& info, const OptionValues& option
 
 // ---- content ----------------------------------------------------------------------------------
 
-enum class Content { kFlat, kIdentical, kExtreme, kRandom, kTexture };
+enum class Content { kFlat, kIdentical, kExtreme, kRandom, kTexture, kWild };
 const char* to_string(Content c) {
   switch (c) {
     case Content::kFlat: return "flat";
@@ -79,6 +82,7 @@ const char* to_string(Content c) {
     case Content::kExtreme: return "extreme";
     case Content::kRandom: return "random";
     case Content::kTexture: return "texture";
+    case Content::kWild: return "wild";
   }
   return "?";
 }
@@ -115,6 +119,11 @@ void fill(Picture& ref, Picture& dist, Content content, unsigned frame, std::mt1
           }
           case Content::kExtreme: r = ((x / 7 + y / 5 + frame) & 1) ? max : 0; d = max - r; break;
           case Content::kRandom: r = any(rng); d = any(rng); break;
+          // 10/12-bit words may hold samples of 2^bpc or more (libvmaf accepts them): any 16-bit value.
+          case Content::kWild:
+            r = f.bitdepth == 10 || f.bitdepth == 12 ? unsigned(rng() & 0xFFFFu) : any(rng);
+            d = f.bitdepth == 10 || f.bitdepth == 12 ? unsigned(rng() & 0xFFFFu) : any(rng);
+            break;
         }
         set_sample(ref, p, x, y, r);
         set_sample(dist, p, x, y, d);
@@ -175,7 +184,7 @@ std::string describe(const OptionPairs& pairs) {
 // ---- comparison -------------------------------------------------------------------------------
 
 struct Tally {
-  unsigned long cases = 0, refused_both = 0, values = 0, identical = 0, failures = 0;
+  unsigned long cases = 0, refused_both = 0, unsupported = 0, values = 0, identical = 0, failures = 0;
   double max_delta = 0;
 };
 
@@ -240,7 +249,8 @@ void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Ar
   const std::vector<Geometry> large = {{853, 481}, {1920, 1080}, {3840, 2160}};
   const int depths[] = {8, 10, 12, 16};
   const ChromaFormat chromas[] = {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444, ChromaFormat::k400};
-  const Content contents[] = {Content::kTexture, Content::kIdentical, Content::kFlat, Content::kExtreme, Content::kRandom};
+  const Content contents[] = {Content::kTexture, Content::kIdentical, Content::kFlat,
+                              Content::kExtreme, Content::kRandom,    Content::kWild};
   const auto sets = option_sets(*twin.spec, rng, a.quick);
 
   auto one = [&](const PictureFormat& f, Content c, const OptionPairs& pairs) {
@@ -249,6 +259,11 @@ void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Ar
       options.emplace(twin.spec->options, pairs, twin.name);
     } catch (const Error&) {
       return;  // refused at context creation on every backend: not a twin question
+    }
+    // Pictures and options the twin's capability check leaves to the CPU (a model falls back there).
+    if (twin.check_context && twin.check_context(*options, f) == -ENOTSUP) {
+      ++t.unsupported;
+      return;
     }
     std::vector<Picture> refs, dists;
     for (unsigned i = 0; i < frames; ++i) {
@@ -309,6 +324,10 @@ void run_fixtures(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Arg
       } catch (const Error&) {
         continue;
       }
+      if (twin.check_context && twin.check_context(*options, rs->format()) == -ENOTSUP) {
+        ++t.unsupported;
+        continue;
+      }
       compare(std::string(twin.name), "fixture " + stem + " " + describe(pairs),
               run_implementation(cpu, *options, refs, dists), run_implementation(twin, *options, refs, dists), t);
     }
@@ -338,7 +357,8 @@ int harness(int argc, char** argv) {
     return 77;
   }
   bool all_ok = true;
-  std::printf("%-22s %8s %8s %10s %10s %12s\n", "twin", "cases", "refused", "values", "identical", "max |delta|");
+  std::printf("%-22s %8s %8s %8s %10s %10s %12s\n", "twin", "cases", "refused", "to CPU", "values", "identical",
+              "max |delta|");
   for (const ExtractorInfo* twin : cuda_twins()) {
     if (!a.only.empty() && twin->name != a.only) continue;
     const ExtractorInfo* cpu = find_implementation(*twin->spec, Backend::kCpu);
@@ -350,8 +370,8 @@ int harness(int argc, char** argv) {
     Tally t;
     run_generated(*twin, *cpu, a, t);
     if (!a.fixtures.empty()) run_fixtures(*twin, *cpu, a, t);
-    std::printf("%-22s %8lu %8lu %10lu %10lu %12.3g%s\n", std::string(twin->name).c_str(), t.cases, t.refused_both,
-                t.values, t.identical, t.max_delta, t.failures ? "  FAIL" : "");
+    std::printf("%-22s %8lu %8lu %8lu %10lu %10lu %12.3g%s\n", std::string(twin->name).c_str(), t.cases,
+                t.refused_both, t.unsupported, t.values, t.identical, t.max_delta, t.failures ? "  FAIL" : "");
     all_ok = all_ok && t.failures == 0 && t.values > 0;
   }
   std::printf("twin_harness: %s\n", all_ok ? "every value bit-identical" : "DIFFERENCES FOUND");

@@ -8,6 +8,9 @@ extern const ExtractorInfo kFloatPsnrCudaInfo;
 extern const ExtractorInfo kIntegerMotionCudaInfo;
 extern const ExtractorInfo kIntegerVifCudaInfo;
 extern const ExtractorInfo kIntegerAdmCudaInfo;
+extern const ExtractorInfo kFloatVifCudaInfo;
+extern const ExtractorInfo kFloatAdmCudaInfo;
+extern const ExtractorInfo kFloatMsSsimCudaInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -16,6 +19,9 @@ const ExtractorInfo* const kTwins[] = {
     &kIntegerMotionCudaInfo,
     &kIntegerVifCudaInfo,
     &kIntegerAdmCudaInfo,
+    &kFloatVifCudaInfo,
+    &kFloatAdmCudaInfo,
+    &kFloatMsSsimCudaInfo,
 };
 }  // namespace
 
