@@ -116,7 +116,8 @@ FrameSums cells_sums(const Computer& c, const Picture& ref, const Picture& dis) 
   return out;
 }
 
-enum class Content { kRandom, kNoisyCopy, kEdges, kFlat, kGradient };
+// kWild: any 16-bit word in a 10/12-bit plane (samples of 2^bpc or more, which libvmaf accepts).
+enum class Content { kRandom, kNoisyCopy, kEdges, kFlat, kGradient, kWild };
 
 void check(int w, int h, int bpc, Content content, const Settings& s, std::mt19937& rng) {
   SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) + "-bit content " +
@@ -132,6 +133,7 @@ void check(int w, int h, int bpc, Content content, const Settings& s, std::mt199
         case Content::kEdges: return ((x / 3 + y / 2) & 1) ? top : 0;
         case Content::kFlat: return top / 3;
         case Content::kGradient: return unsigned((x * 5 + y * 3) % (top + 1));
+        case Content::kWild: return unsigned(rng()) & 0xFFFFu;
         default: return unsigned(rng()) & top;
       }
     });
@@ -140,6 +142,7 @@ void check(int w, int h, int bpc, Content content, const Settings& s, std::mt199
       switch (content) {
         case Content::kEdges: return ((x / 3 + y / 3) & 1) ? 0 : top;
         case Content::kFlat: return unsigned(v);
+        case Content::kWild: return unsigned(rng()) & 0xFFFFu;
         default: return unsigned(std::clamp(v + noise(rng) * int(1u << (bpc - 8)), 0, int(top)));
       }
     });
@@ -164,6 +167,9 @@ TEST(IntegerAdmCells, FrameSumsEqualTheCpuOnSmallOddAndEdgeSizes) {
     for (auto [w, h] : {std::pair{33, 33}, {34, 35}, {40, 36}, {47, 61}, {64, 48}, {100, 75}, {300, 34}, {34, 300},
                         {161, 91}})
       for (Content c : contents) check(w, h, bpc, c, Settings{}, rng);
+  // The CPU takes its reference rows for such frames (libvmaf's integer widths for any sample).
+  for (int bpc : {10, 12})
+    for (auto [w, h] : {std::pair{33, 33}, {47, 61}, {161, 91}}) check(w, h, bpc, Content::kWild, Settings{}, rng);
 }
 
 TEST(IntegerAdmCells, FrameSumsEqualTheCpuWithEveryOption) {

@@ -37,8 +37,15 @@ std::uint64_t cells_sad_of(const Picture& prev, const Picture& cur) {
 
 std::uint64_t cpu_sad(const Picture& prev, const Picture& cur, const integer_motion::SadKernels& k) {
   integer_motion::DiffBlurSad sad(cur.width(0), cur.height(0), cur.format().bitdepth, k);
-  if (cur.format().bitdepth > 8)
-    return sad(prev.row<std::uint16_t>(0, 0), prev.stride(0), cur.row<std::uint16_t>(0, 0), cur.stride(0));
+  if (cur.format().bitdepth > 8) {
+    // As the extractor: 64-bit vertical sums when a sample is 2^bpc or more.
+    std::uint32_t any = 0;
+    for (const Picture* p : {&prev, &cur})
+      for (int y = 0; y < p->height(0); ++y)
+        for (int x = 0; x < p->width(0); ++x) any |= p->row<std::uint16_t>(0, y)[x];
+    return sad(prev.row<std::uint16_t>(0, 0), prev.stride(0), cur.row<std::uint16_t>(0, 0), cur.stride(0),
+               (any >> cur.format().bitdepth) != 0);
+  }
   return sad(prev.row<std::uint8_t>(0, 0), prev.stride(0), cur.row<std::uint8_t>(0, 0), cur.stride(0));
 }
 
@@ -65,6 +72,19 @@ TEST(IntegerMotionCells, SadEqualsTheCpuAtEveryDepthAndSize) {
       expect_same_sad(edges, zero);
       expect_same_sad(ramp, a);
       EXPECT_EQ(cells_sad_of(a, a), 0u);
+    }
+}
+
+TEST(IntegerMotionCells, SadEqualsTheCpuWithSamplesOutOfRange) {
+  // 10/12-bit words holding any 16-bit value (libvmaf accepts them; the CPU then sums in 64 bits).
+  std::mt19937 rng(12);
+  for (int bpc : {10, 12})
+    for (auto [w, h] : {std::pair{3, 3}, {37, 19}, {161, 91}}) {
+      SCOPED_TRACE(std::to_string(bpc) + "-bit " + std::to_string(w) + "x" + std::to_string(h));
+      const PictureFormat f = format(w, h, bpc);
+      const Picture a = make_picture(f, [&](int, int, int) { return unsigned(rng()) & 0xFFFFu; });
+      const Picture b = make_picture(f, [&](int, int, int) { return unsigned(rng()) & 0xFFFFu; });
+      expect_same_sad(a, b);
     }
 }
 
