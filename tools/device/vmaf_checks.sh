@@ -73,6 +73,20 @@ for ref in "$fx"/*_ref.y4m; do
   stem=$(basename "${ref%_ref.y4m}")
   for m in vmaf_v0.6.1 vmaf_float_v0.6.1 vmaf_v0.6.1neg vmaf_4k_v0.6.1; do echo "$stem $m"; done
 done | timeout $H xargs -P 4 -n 2 bash -c 'cli "$0" "$1"' > "$OUT/cli.log" 2>&1
+# Options the harness leaves at their defaults (string options): every vif_prescale method, feature runs.
+n=0
+for m in nearest bilinear bicubic lanczos4; do
+  for ps in 0.5 1.5; do
+    o="$OUT/cli/prescale_${m}_$ps"; n=$((n + 1))
+    for b in cpu cuda; do
+      "$bin/vqtwin" -q -r "$fx/sd_576x324_8bit_420_ref.y4m" -d "$fx/sd_576x324_8bit_420_dist.y4m" -n \
+        --feature float_vif=vif_prescale=$ps:vif_prescale_method=$m:debug=true --precision max --json -o "$o.$b.json" \
+        --backend $b 2> "$o.$b.err"
+    done
+    python3 "$T/cmp.py" "$o.cpu.json" "$o.cuda.json" > "$o.diff" 2>&1 && echo "same prescale $m $ps" || echo "DIFF prescale $m $ps: $(cat "$o.diff" | head -c 200)"
+  done
+done >> "$OUT/prescale.log"
+say "CLI float_vif prescale (4 methods x 2 ratios) cuda vs cpu: $(grep -c '^same' "$OUT/prescale.log")/$n identical $(grep -v '^same' "$OUT/prescale.log" | head -2 | tr '\n' ' ')"
 wait
 
 runs=$(grep -c . "$OUT/cli.log"); same=$(grep -c '^same' "$OUT/cli.log")

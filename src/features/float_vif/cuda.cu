@@ -3,10 +3,10 @@
 // vertical moments of the row into shared memory, the horizontal pass and libvmaf's per-pixel
 // statistic (math.hpp's pixel_num_den) per column, and the row's num and den added in column order
 // by one thread each (the CPU's order; fp32 without contraction). The host adds the row totals in
-// row order (the same float loop). Between scales, one thread per output blurs and decimates.
-// vif_prescale values that resize the plane are left to the CPU (the capability check says -ENOTSUP).
+// row order (the same float loop). Between scales, one thread per output blurs and decimates. A
+// vif_prescale that resizes the plane runs one thread per output too (the Lanczos weights, which use
+// the C library's sin, computed on the host once per output column and row).
 #include <array>
-#include <cerrno>
 #include <memory>
 #include <vector>
 
@@ -36,6 +36,11 @@ __global__ void to_float_kernel(cuda::DevicePlane p, float scale, float* out) {
     if constexpr (sizeof(T) == 1) out[i] = luma_to_float(v, 128.0f);
     else out[i] = luma_to_float(v, scale, 128.0f);
   }
+}
+
+__global__ void prescale_kernel(PrescaleMethod method, const float* src, int sw, int sh, float rx, float ry,
+                                const LanczosAxis* ax, const LanczosAxis* ay, int dw, int dh, float* dst) {
+  VQTWIN_GRID_STRIDE(i, (long long)dw * dh) dst[i] = prescaled_at(method, src, sw, sh, rx, ry, ax, ay, int(i % dw), int(i / dw));
 }
 
 __global__ void decimate_kernel(const float* src, int w, int h, Taps k, float* dst) {
@@ -75,17 +80,13 @@ __global__ void rows_kernel(const float* a, const float* b, int w, int h, Taps k
 
 unsigned blocks(long long n) { return cuda::blocks_for(n, kThreads, 1, 4096); }
 
-int check(const OptionValues& o, const PictureFormat& f) {
-  const double ps = o.get_double("vif_prescale");
-  return prescaled_size(f.width, ps) != f.width || prescaled_size(f.height, ps) != f.height ? -ENOTSUP : 0;
-}
-
 class FloatVifCuda final : public cuda::CudaTwin {
  public:
   explicit FloatVifCuda(const OptionValues& o) : front_(o) {}
 
  private:
   struct SlotState {
+    cuda::DeviceArray<float> in[2];                      // the luma as floats when vif_prescale resizes it
     cuda::DeviceArray<float> ref[kScales], dis[kScales];  // each scale's planes
     cuda::DeviceArray<float> rows;                       // per scale: num totals, then den totals
     cuda::PinnedArray<float> host;
@@ -94,9 +95,18 @@ class FloatVifCuda final : public cuda::CudaTwin {
 
   void init_device(const PictureFormat& f, unsigned slots) override {
     front_.init(f);
-    if (front_.resizes())
-      throw Error("float_vif_cuda: vif_prescale resizes the plane; that is computed on the CPU only");
-    int w = f.width, h = f.height;
+    if (front_.resizes() && front_.method() == PrescaleMethod::kLanczos4) {
+      const float rx = float(f.width) / float(front_.scaled_width());
+      const float ry = float(f.height) / float(front_.scaled_height());
+      std::vector<LanczosAxis> ax(std::size_t(front_.scaled_width())), ay(std::size_t(front_.scaled_height()));
+      for (int x = 0; x < front_.scaled_width(); ++x) ax[std::size_t(x)] = lanczos_axis(x, rx);
+      for (int y = 0; y < front_.scaled_height(); ++y) ay[std::size_t(y)] = lanczos_axis(y, ry);
+      lanczos_x_ = cuda::DeviceArray<LanczosAxis>(ax.size());
+      lanczos_y_ = cuda::DeviceArray<LanczosAxis>(ay.size());
+      cuda::check(cudaMemcpy(lanczos_x_.get(), ax.data(), lanczos_x_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+      cuda::check(cudaMemcpy(lanczos_y_.get(), ay.data(), lanczos_y_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+    }
+    int w = front_.scaled_width(), h = front_.scaled_height();
     std::size_t rows = 0;
     for (int s = 0; s < kScales; ++s) {
       if (s > 0) w /= 2, h /= 2;
@@ -109,22 +119,24 @@ class FloatVifCuda final : public cuda::CudaTwin {
     int device = 0, optin = 0;
     cuda::check(cudaGetDevice(&device), "cudaGetDevice");
     cuda::check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
-    shared_bytes_ = 7 * std::size_t(f.width) * sizeof(float);
+    shared_bytes_ = 7 * std::size_t(w_[0]) * sizeof(float);
     use_shared_ = shared_bytes_ <= std::size_t(optin);
     if (use_shared_)
       cuda::check(cudaFuncSetAttribute(rows_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes_)),
                   "cudaFuncSetAttribute");
-    row_blocks_ = unsigned(f.height < int(kMaxRowBlocks) ? f.height : int(kMaxRowBlocks));
+    row_blocks_ = unsigned(h_[0] < int(kMaxRowBlocks) ? h_[0] : int(kMaxRowBlocks));
     state_.clear();
     for (unsigned i = 0; i < slots; ++i) {
       auto st = std::make_unique<SlotState>();
+      if (front_.resizes())
+        for (auto& p : st->in) p = cuda::DeviceArray<float>(std::size_t(f.width) * std::size_t(f.height));
       for (int s = 0; s < kScales; ++s) {
         st->ref[s] = cuda::DeviceArray<float>(std::size_t(w_[s]) * std::size_t(h_[s]));
         st->dis[s] = cuda::DeviceArray<float>(std::size_t(w_[s]) * std::size_t(h_[s]));
       }
       st->rows = cuda::DeviceArray<float>(rows);
       st->host = cuda::PinnedArray<float>(rows);
-      if (!use_shared_) st->scratch = cuda::DeviceArray<float>(std::size_t(row_blocks_) * 7 * std::size_t(f.width));
+      if (!use_shared_) st->scratch = cuda::DeviceArray<float>(std::size_t(row_blocks_) * 7 * std::size_t(w_[0]));
       state_.push_back(std::move(st));
     }
   }
@@ -134,16 +146,29 @@ class FloatVifCuda final : public cuda::CudaTwin {
     const cudaStream_t stream = slot.stream();
     const cuda::DevicePlane& r = slot.device_ref().plane[0];
     const cuda::DevicePlane& d = slot.device_dist().plane[0];
-    const long long n = (long long)w_[0] * h_[0];
+    const long long n = (long long)front_.width() * front_.height();
     const float scale = luma_scale(slot.device_ref().bitdepth);
+    const bool resize = front_.resizes();
+    float* const in_ref = resize ? s.in[0].get() : s.ref[0].get();
+    float* const in_dis = resize ? s.in[1].get() : s.dis[0].get();
     if (slot.device_ref().bitdepth == 8) {
-      to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(r, scale, s.ref[0].get());
-      to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(d, scale, s.dis[0].get());
+      to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(r, scale, in_ref);
+      to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(d, scale, in_dis);
     } else {
-      to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(r, scale, s.ref[0].get());
-      to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(d, scale, s.dis[0].get());
+      to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(r, scale, in_ref);
+      to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(d, scale, in_dis);
     }
     cuda::check(cudaGetLastError(), "float_vif conversion kernel launch");
+    if (resize) {
+      const int sw = front_.width(), sh = front_.height();
+      const float rx = float(sw) / float(w_[0]), ry = float(sh) / float(h_[0]);
+      const long long m = (long long)w_[0] * h_[0];
+      for (int img = 0; img < 2; ++img)
+        prescale_kernel<<<blocks(m), kThreads, 0, stream>>>(front_.method(), img ? in_dis : in_ref, sw, sh, rx, ry,
+                                                            lanczos_x_.get(), lanczos_y_.get(), w_[0], h_[0],
+                                                            img ? s.dis[0].get() : s.ref[0].get());
+      cuda::check(cudaGetLastError(), "float_vif prescale kernel launch");
+    }
     const bool plant = cuda::plant("float_vif_cuda_row_sum");
     for (int sc = front_.skip_scale0() ? 1 : 0; sc < kScales; ++sc) {
       if (sc > 0) {
@@ -179,6 +204,7 @@ class FloatVifCuda final : public cuda::CudaTwin {
   int w_[kScales] = {}, h_[kScales] = {};
   std::size_t row_offset_[kScales] = {};
   Taps taps_[kScales] = {};
+  cuda::DeviceArray<LanczosAxis> lanczos_x_, lanczos_y_;  // lanczos4 prescale: weights per output column/row
   std::size_t shared_bytes_ = 0;
   bool use_shared_ = true;
   unsigned row_blocks_ = 1;
@@ -190,6 +216,6 @@ class FloatVifCuda final : public cuda::CudaTwin {
 
 extern const ExtractorInfo kFloatVifCudaInfo;
 const ExtractorInfo kFloatVifCudaInfo =
-    twin_extractor<float_vif::FloatVifCuda>(float_vif::kSpec, Backend::kCuda, "float_vif_cuda", float_vif::check);
+    twin_extractor<float_vif::FloatVifCuda>(float_vif::kSpec, Backend::kCuda, "float_vif_cuda", nullptr);
 
 }  // namespace vqtwin
