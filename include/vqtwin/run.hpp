@@ -1,5 +1,6 @@
 #pragma once
 // One scoring run: two inputs, the features and models asked for, the settings of the vmaf CLI.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -37,6 +38,17 @@ struct RunConfig {
   unsigned frame_cnt = 0;  // 0 = all
   unsigned frame_skip_ref = 0;
   unsigned frame_skip_dist = 0;
+  // Inputs of different lengths: false = one warning (through `warn`) and the common frames are
+  // scored; true = an error after the common frames (which are kept, as for any input error).
+  bool strict_length = false;
+  // The largest picture (luma samples per frame) an input may declare; at most 2^28 (16384 x 16384).
+  // Each worker allocates one picture pair of the input's size, so this bounds the memory a header
+  // can ask for. Default 2^26 (8192 x 8192).
+  std::uint64_t max_pixels = std::uint64_t(1) << 26;
+  // When it becomes true (it may be set from a signal handler), the run stops reading, finishes the
+  // frames in flight, flushes and predicts over the frames read, and returns normally; a read waiting
+  // on a pipe gives up. The results then hold those frames.
+  const std::atomic<bool>* stop = nullptr;
 
   // Inputs that differ: "" or "none" = an error; "auto" = the distorted scaled to the reference's size;
   // "WxH" = both scaled to WxH (bicubic, the pixels of ffmpeg -vf scale=W:H:flags=bicubic).
@@ -45,7 +57,6 @@ struct RunConfig {
   // Time alignment: "" = look at the first frames and warn when the distorted looks shifted; "auto" =
   // apply the offset found (recorded in Results::sync_offset); "none" = no check.
   std::string sync;
-  bool strict_length = false;  // inputs of different lengths are an error (else a warning)
 
   // Called after each frame with the frames done and the frames expected (0 = unknown; an estimate
   // for compressed input), from the worker that finished it.

@@ -8,10 +8,12 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "common/cpu.hpp"
 #include "core/extractor.hpp"
+#include "core/quote.hpp"
 #include "core/registry.hpp"
 #include "backends/device.hpp"
 #include "dispatch/dispatch.hpp"
@@ -69,7 +71,7 @@ ContextRequest request_from_text(const std::string& text) {
   if (!info) {
     std::string known;
     for (const ExtractorInfo* e : all_extractors()) known += (known.empty() ? "" : ", ") + std::string(e->name);
-    throw Error("--feature: unknown feature '" + name + "' (known: " + known + ")");
+    throw Error("--feature: unknown feature " + quote(name) + " (known: " + known + ")");
   }
   OptionPairs pairs = eq == std::string::npos ? OptionPairs{} : split_option_string(text.substr(eq + 1), info->name);
   return {info, OptionValues(info->spec->options, pairs, info->name), false};
@@ -102,21 +104,23 @@ class Engine {
     if (cfg_.subsample == 0) throw Error("--subsample must be at least 1");
     if (!cfg_.sync.empty() && cfg_.sync != "auto" && cfg_.sync != "none")
       throw Error("--sync must be auto or none, not '" + cfg_.sync + "'");
+    if (cfg_.max_pixels < 1 || cfg_.max_pixels > kMaxPixelsLimit)
+      throw Error("--max_pixels must be 1.." + std::to_string(kMaxPixelsLimit) + ", not " +
+                  std::to_string(cfg_.max_pixels));
     threads_ = cfg_.threads ? cfg_.threads : std::max(1u, std::thread::hardware_concurrency());
     register_contexts();
+    if (cfg_.reference == "-" && cfg_.distorted == "-")
+      throw Error("only one of --reference and --distorted can be standard input");
     open_inputs_();
     const unsigned n = resolve_and_init();
 
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::thread> workers;
-    for (unsigned i = 1; i < n; ++i) workers.emplace_back([this, i] { work(i); });
-    work(0);
-    for (auto& t : workers) t.join();
+    run_workers(n);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out_.frames = frames_read_;
     out_.fps = secs > 0 ? frames_read_ / secs : 0;
 
-    // Flush what was computed (also after an input error: those frames' results stay valid).
+    // Flush what was computed (also after an input error or a stop: those frames' results stay valid).
     std::exception_ptr failure = failure_;
     if (frames_read_ > 0) {
       try {
@@ -130,7 +134,8 @@ class Engine {
       }
     }
     if (failure) std::rethrow_exception(failure);
-    if (frames_read_ == 0) throw Error("no frames to compare");
+    if (frames_read_ == 0 && !stop_requested()) throw Error("no frames to compare");
+    if (stop_requested()) return;  // a stop is not a length mismatch
     if (!thumbs_checked_) check_shift();  // a clip shorter than the frames the check looks at
     check_lengths();
   }
@@ -173,7 +178,7 @@ class Engine {
       for (const auto& m : models_)
         for (const auto& use : m->features()) {
           const ExtractorInfo* info = find_extractor(use.extractor);
-          if (!info) throw Error("model " + m->name() + ": no extractor named '" + use.extractor + "'");
+          if (!info) throw Error("model " + m->name() + ": no extractor named " + quote(use.extractor));
           add_context({info, OptionValues(info->spec->options, use.options, info->name), true},
                       "model " + m->name() + "'s " + std::string(info->name));
         }
@@ -191,6 +196,7 @@ class Engine {
     InputOptions options;
     options.source.raw = RawFormat{cfg_.width, cfg_.height, cfg_.pixel_format, cfg_.bitdepth};
     options.source.decode_threads = threads_;
+    options.source.limits = InputLimits{cfg_.max_pixels, cfg_.stop};
     options.scale = cfg_.scale;
     options.common_bitdepth = cfg_.common_bitdepth;
     Inputs in = open_inputs(cfg_.reference, cfg_.distorted, options);
@@ -346,17 +352,37 @@ class Engine {
     return false;
   }
 
+  bool stop_requested() const { return cfg_.stop && cfg_.stop->load(); }
+
+  // `n` workers, the calling thread being one. They wait on read_mutex_ until all have started; if
+  // one cannot be started (too many threads, no memory), the others stop before reading a frame and
+  // are joined, and the run fails with one message.
+  void run_workers(unsigned n) {
+    std::vector<std::thread> workers;
+    std::string start_error;
+    {
+      std::lock_guard lock(read_mutex_);
+      try {
+        workers.reserve(n - 1);
+        for (unsigned i = 1; i < n; ++i) workers.emplace_back([this, i] { work(i); });
+      } catch (const std::exception& e) {
+        stop_ = true;
+        start_error = "--threads " + std::to_string(n) + ": could not start thread " +
+                      std::to_string(workers.size() + 2) + " (" + e.what() + "); use fewer threads";
+      }
+    }
+    if (start_error.empty()) work(0);
+    for (auto& t : workers) t.join();
+    if (!start_error.empty()) throw Error(start_error);
+  }
+
   // One worker: take the next frame pair, run every context on it, repeat. With a device pipeline
   // the worker owns slot `worker`: frames are read straight into its (pinned) host pictures.
+  // Without one, the worker's pictures are allocated when it first gets a frame, so a worker that
+  // gets none allocates nothing.
   void work(unsigned worker) {
     FrameSlot* slot = pipeline_ ? &pipeline_->slot(worker) : nullptr;
     std::optional<Picture> own_ref, own_dist;
-    if (!slot) {
-      own_ref.emplace(format_);
-      own_dist.emplace(format_);
-    }
-    Picture& ref = slot ? slot->ref() : *own_ref;
-    Picture& dist = slot ? slot->dist() : *own_dist;
     for (;;) {
       unsigned index;
       {
@@ -364,23 +390,20 @@ class Engine {
         if (stop_) return;
         if (cfg_.frame_cnt && frames_read_ >= cfg_.frame_cnt) return;
         try {
-          const bool a = ref_->read(ref);
-          const bool b = a && dist_->read(dist);
-          if (!a || !b) {
+          if (!read_pair(slot, own_ref, own_dist)) {
             stop_ = true;
-            ended_first_ = !a ? 1 : 2;
             return;
           }
-          if (cfg_.sync.empty()) keep_thumbnails(ref, dist, frames_read_);
         } catch (...) {
           stop_ = true;  // read_mutex_ is held here
-          if (!failure_) failure_ = std::current_exception();
+          // A read given up on a stop request is the stop, not an input error.
+          if (!failure_ && !stop_requested()) failure_ = std::current_exception();
           return;
         }
         index = frames_read_++;
       }
       try {
-        process(ref, dist, index, slot);
+        process(slot ? slot->ref() : *own_ref, slot ? slot->dist() : *own_dist, index, slot);
       } catch (...) {
         fail(std::current_exception());
         release_turns(index);
@@ -394,6 +417,29 @@ class Engine {
   // Whether a non-temporal context extracts a frame: the written ones (`sampled`), or every frame for
   // a feature libvmaf flags TEMPORAL (FeatureSpec::libvmaf_temporal: its aggregates cover all frames).
   static bool runs(const Context& c, bool sampled) { return sampled || c.info->spec->libvmaf_temporal; }
+
+  // The next frame of both inputs (read_mutex_ held); false when the run stops here: a stop request,
+  // or the end of an input (ended_first_ says which; check_lengths() reports it after the run). A
+  // worker's own pictures are allocated when it first gets a frame.
+  bool read_pair(FrameSlot* slot, std::optional<Picture>& own_ref, std::optional<Picture>& own_dist) {
+    if (stop_requested()) return false;
+    if (!slot && !own_ref) {
+      own_ref.emplace(format_);
+      own_dist.emplace(format_);
+    }
+    Picture& ref = slot ? slot->ref() : *own_ref;
+    Picture& dist = slot ? slot->dist() : *own_dist;
+    if (!ref_->read(ref)) {
+      ended_first_ = 1;
+      return false;
+    }
+    if (!dist_->read(dist)) {
+      ended_first_ = 2;
+      return false;
+    }
+    if (cfg_.sync.empty()) keep_thumbnails(ref, dist, frames_read_);
+    return true;
+  }
 
   // Runs `step` for temporal context `c` when `turn` reaches `index` (frames in order).
   template <class Step>

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/quote.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
@@ -67,7 +68,7 @@ OptionValues::OptionValues(OptionSchema schema, const OptionPairs& given, std::s
     if (i == schema.size()) {
       std::string known;
       for (const auto& s : schema) known += (known.empty() ? "" : ", ") + std::string(s.name);
-      throw Error(std::string(owner) + ": unknown option '" + key + "'" +
+      throw Error(std::string(owner) + ": unknown option " + quote(key) +
                   (known.empty() ? " (it takes no options)" : " (known: " + known + ")"));
     }
     const OptionSpec& spec = schema[i];
@@ -82,7 +83,7 @@ OptionValues::OptionValues(OptionSchema schema, const OptionPairs& given, std::s
         else if (text == "false" || text == "0") v.number = 0;
         else
           throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' must be " +
-                      type_name(spec.type) + ", not '" + text + "'");
+                      type_name(spec.type) + ", not " + quote(text));
         break;
       case OptionType::kInt:
       case OptionType::kDouble:
@@ -92,10 +93,10 @@ OptionValues::OptionValues(OptionSchema schema, const OptionPairs& given, std::s
             throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' = " + text +
                         " has more than 6 significant digits, which libvmaf cannot pass to an integer option");
           throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' must be " +
-                      type_name(spec.type) + ", not '" + text + "'" + as_read);
+                      type_name(spec.type) + ", not " + quote(text) + as_read);
         }
         if (v.number < spec.min || v.number > spec.max)
-          throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' = " + text + as_read +
+          throw Error(std::string(owner) + ": option '" + std::string(spec.name) + "' = " + printable(text, 40) + as_read +
                       " is out of range [" + fmt_g(spec.min) + ", " + fmt_g(spec.max) + "]");
         break;
       case OptionType::kString:
@@ -169,7 +170,7 @@ OptionPairs split_option_string(std::string_view text, std::string_view owner) {
     if (!item.empty()) {
       std::size_t eq = item.find('=');
       if (eq == std::string_view::npos || eq == 0)
-        throw Error(std::string(owner) + ": option '" + std::string(item) + "' is not of the form key=value");
+        throw Error(std::string(owner) + ": option " + quote(item) + " is not of the form key=value");
       out.emplace_back(std::string(item.substr(0, eq)), std::string(item.substr(eq + 1)));
     }
     pos = end + 1;

@@ -3,13 +3,14 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/quote.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
 
 Backend backend_from_text(const std::string& text) {
   if (auto b = parse_backend(text)) return *b;
-  throw Error("--backend must be cpu, cuda or auto, not '" + text + "'");
+  throw Error("--backend must be cpu, cuda or auto, not " + quote(text));
 }
 
 namespace {

@@ -35,55 +35,50 @@ std::string av_error(int code) {
   return buf;
 }
 
-// libavformat reads through our FILE*: a path is never handed to FFmpeg, so a name is never taken for
-// a protocol ("http:", "concat:") or a format hint, and standard input works like any file.
-class FileInput {
+// libavformat reads through our ByteStream: a path is never handed to FFmpeg, so a name is never taken
+// for a protocol ("http:", "concat:") or a format hint, and pipes, FIFOs and standard input work like
+// any file (the probe only peeked, so nothing is lost).
+class StreamInput {
  public:
-  FileInput(File file, std::string prefix) : file_(std::move(file)), prefix_(std::move(prefix)) {
-    size_ = regular_file_size(file_.get());
-    // A regular file is rewound (seekable, so demuxers may seek, e.g. to an mp4 index at the end); a
-    // pipe gives back the probed bytes first.
-    if (size_ >= 0 && fseeko(file_.get(), 0, SEEK_SET) == 0) prefix_.clear();
-    else size_ = -1;
-  }
-  bool seekable() const { return size_ >= 0; }
+  explicit StreamInput(std::unique_ptr<ByteStream> in) : in_(std::move(in)) {}
+  bool seekable() const { return in_->regular(); }
+  const std::string& name() const { return in_->name(); }
 
   static int read(void* opaque, uint8_t* buf, int size) {
-    auto* self = static_cast<FileInput*>(opaque);
-    int n = 0;
-    if (self->pos_ < self->prefix_.size()) {
-      n = int(std::min<std::size_t>(std::size_t(size), self->prefix_.size() - self->pos_));
-      std::memcpy(buf, self->prefix_.data() + self->pos_, std::size_t(n));
-      self->pos_ += std::size_t(n);
-      return n;
+    auto* self = static_cast<StreamInput*>(opaque);
+    try {
+      const std::size_t n = self->in_->read(buf, std::size_t(size));
+      return n > 0 ? int(n) : AVERROR_EOF;
+    } catch (const std::exception&) {
+      return AVERROR(EIO);  // a read error or a stop request: the decoder reports it
     }
-    n = int(std::fread(buf, 1, std::size_t(size), self->file_.get()));
-    if (n > 0) return n;
-    return std::ferror(self->file_.get()) ? AVERROR(EIO) : AVERROR_EOF;
   }
 
   static int64_t seek(void* opaque, int64_t offset, int whence) {
-    auto* self = static_cast<FileInput*>(opaque);
-    if (!self->seekable()) return -1;
-    if (whence & AVSEEK_SIZE) return self->size_;
+    auto* self = static_cast<StreamInput*>(opaque);
+    ByteStream& in = *self->in_;
+    if (!in.regular()) return -1;
+    const auto size = int64_t(in.size_from_start());
+    if (whence & AVSEEK_SIZE) return size;
     whence &= ~AVSEEK_FORCE;
-    if (fseeko(self->file_.get(), offset, whence) != 0) return -1;
-    return ftello(self->file_.get());
+    int64_t target = offset;
+    if (whence == SEEK_CUR) target += int64_t(in.position());
+    else if (whence == SEEK_END) target += size;
+    else if (whence != SEEK_SET) return -1;
+    if (target < 0 || !in.seek_from_start(std::uint64_t(target))) return -1;
+    return target;
   }
 
  private:
-  File file_;
-  std::string prefix_;
-  std::size_t pos_ = 0;
-  long long size_ = -1;
+  std::unique_ptr<ByteStream> in_;
 };
 
 class DecodedSource final : public PictureSource {
  public:
-  DecodedSource(const std::string& path, File file, std::string prefix, unsigned threads)
-      : path_(path), input_(std::move(file), std::move(prefix)) {
+  DecodedSource(std::unique_ptr<ByteStream> in, const SourceOptions& options)
+      : path_(in->name()), limits_(options.limits), input_(std::move(in)) {
     try {
-      open(threads);
+      open(options.decode_threads);
     } catch (...) {
       release();
       throw;
@@ -139,8 +134,8 @@ class DecodedSource final : public PictureSource {
   void open(unsigned threads) {
     io_buffer_ = static_cast<unsigned char*>(av_malloc(kIoBuffer));
     if (!io_buffer_) throw std::bad_alloc();
-    io_ = avio_alloc_context(io_buffer_, kIoBuffer, 0, &input_, &FileInput::read, nullptr,
-                             input_.seekable() ? &FileInput::seek : nullptr);
+    io_ = avio_alloc_context(io_buffer_, kIoBuffer, 0, &input_, &StreamInput::read, nullptr,
+                             input_.seekable() ? &StreamInput::seek : nullptr);
     if (!io_) throw std::bad_alloc();
     io_buffer_ = nullptr;  // owned by io_ now (it may replace it)
     io_->seekable = input_.seekable() ? AVIO_SEEKABLE_NORMAL : 0;
@@ -205,7 +200,7 @@ class DecodedSource final : public PictureSource {
       throw Error(path_ + ": pixel format " + av_pixel_format_name(AVPixelFormat(frame_->format)) +
                   " is not planar Y'CbCr 4:2:0/4:2:2/4:4:4 or grey at 8/10/12/16 bits; convert it first (ffmpeg -i " +
                   path_ + " -pix_fmt yuv420p ...)");
-    check_picture_size(path_, frame_->width, frame_->height);
+    check_picture_size(path_, frame_->width, frame_->height, limits_);
     format_ = out_format_ = *fmt;
     av_format_ = AVPixelFormat(frame_->format);
   }
@@ -360,7 +355,8 @@ class DecodedSource final : public PictureSource {
   }
 
   std::string path_;
-  FileInput input_;
+  InputLimits limits_;
+  StreamInput input_;
   unsigned char* io_buffer_ = nullptr;
   AVIOContext* io_ = nullptr;
   AVFormatContext* fmt_ = nullptr;
@@ -389,11 +385,10 @@ class DecodedSource final : public PictureSource {
 
 }  // namespace
 
-std::unique_ptr<PictureSource> open_decoded_source(const std::string& path, File file, std::string prefix,
-                                                   unsigned threads) {
+std::unique_ptr<PictureSource> open_decoded_source(std::unique_ptr<ByteStream> in, const SourceOptions& options) {
   // FFmpeg's own log lines would interleave with ours; its errors reach the user through our messages.
   av_log_set_level(AV_LOG_QUIET);
-  return std::make_unique<DecodedSource>(path, std::move(file), std::move(prefix), threads);
+  return std::make_unique<DecodedSource>(std::move(in), options);
 }
 
 }  // namespace vqtwin

@@ -4,16 +4,15 @@
 #include <memory>
 #include <string>
 
-#include "io/file.hpp"
+#include "io/byte_stream.hpp"
 #include "io/picture_source.hpp"
 
 namespace vqtwin {
 
-// `file` is open at its start, less the `prefix` bytes already read from it (put back first). The
-// format is found from the content, never from the name. Decoding runs on `threads` libavcodec
-// threads, on a thread of its own a few frames ahead of the reader. Throws vqtwin::Error naming the
-// file when FFmpeg finds no decodable video in it.
-std::unique_ptr<PictureSource> open_decoded_source(const std::string& path, File file, std::string prefix,
-                                                   unsigned threads);
+// `in` is at the input's start (the probe only peeked). The format is found from the content, never
+// from the name. Decoding runs on options.decode_threads libavcodec threads, on a thread of its own a
+// few frames ahead of the reader; pictures over options.limits are refused. Throws vqtwin::Error naming
+// the input when FFmpeg finds no decodable video in it.
+std::unique_ptr<PictureSource> open_decoded_source(std::unique_ptr<ByteStream> in, const SourceOptions& options);
 
 }  // namespace vqtwin

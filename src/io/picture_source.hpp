@@ -1,8 +1,11 @@
 #pragma once
-// Readers of frame sequences: y4m, raw yuv, and (built with FFmpeg) any video FFmpeg decodes. y4m and
-// raw samples go straight from large buffered reads into the picture rows; nothing is converted.
-#include <cstdio>
+// Readers of frame sequences: y4m, raw yuv, and (built with FFmpeg) any video FFmpeg decodes. Inputs are
+// read on their descriptors (nothing is reopened, so pipes and FIFOs lose nothing); y4m and raw samples go
+// straight from large reads into the picture rows; nothing is converted.
+#include <atomic>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "vqtwin/picture.hpp"
@@ -17,16 +20,34 @@ struct RawFormat {  // what --width --height --pixel_format --bitdepth give for 
   bool given() const { return width || height || !pixel_format.empty() || bitdepth; }
 };
 
+// The largest picture (luma samples) an input may declare: one picture pair per worker is allocated
+// at that size, so a 140-byte header must not be able to ask for gigabytes (--max_pixels).
+inline constexpr std::uint64_t kDefaultMaxPixels = std::uint64_t(1) << 26;  // 8192 x 8192
+inline constexpr std::uint64_t kMaxPixelsLimit = std::uint64_t(1) << 28;     // 16384 x 16384
+
+struct InputLimits {
+  std::uint64_t max_pixels = kDefaultMaxPixels;
+  // When it becomes true, a read waiting on a pipe gives up (throws vqtwin::Error).
+  const std::atomic<bool>* stop = nullptr;
+};
+
 class PictureSource {
  public:
   virtual ~PictureSource() = default;
   virtual const PictureFormat& format() const = 0;
+  // Whether another frame follows, when that can be known by looking ahead (y4m and raw yuv; waits
+  // for a pipe). Sources that cannot look ahead say true and let read() tell. Throws like read().
+  virtual bool more() { return true; }
   // Fills `pic` (a picture of format(), in memory the caller may own, e.g. pinned for a device) with
   // the next frame, in place; false at a clean end of stream. Throws vqtwin::Error (naming the file
   // and the frame) on a truncated, malformed or corrupt frame.
   virtual bool read(Picture& pic) = 0;
   // Skips one frame; false at the end.
   virtual bool skip() = 0;
+  // Frames not yet read, when known without reading them: a regular file whose remaining bytes
+  // are a whole number of frames (y4m: with plain "FRAME\n" headers). Otherwise nothing.
+  virtual std::optional<std::uint64_t> frames_left() const { return std::nullopt; }
+  // The input's name as messages show it (printable, bounded).
   virtual const std::string& path() const = 0;
   // Frames in the whole input when it is known exactly (a regular y4m/yuv file, a container that
   // stores the count); 0 = unknown.
@@ -45,15 +66,21 @@ class PictureSource {
 
 struct SourceOptions {
   RawFormat raw;
+  InputLimits limits;
   unsigned decode_threads = 1;  // libavcodec's frame/slice threads for compressed input
 };
 
-// Refuses picture sizes no real video has (and that would make a reader allocate absurd amounts).
-void check_picture_size(const std::string& path, int width, int height);
+// Refuses picture sizes no real video has, and pictures over limits.max_pixels (which would make every
+// worker allocate absurd amounts); the message names `name` and --max_pixels.
+void check_picture_size(const std::string& name, int width, int height, const InputLimits& limits = {});
 
 // Opens `path` ("-" = standard input), detected by its content: y4m when it starts with the YUV4MPEG2
-// magic; raw yuv when `raw` is given; otherwise any video FFmpeg decodes (when built with it).
-// Throws vqtwin::Error with a one-line reason naming the file.
+// magic; raw yuv when `raw` is given; otherwise any video FFmpeg decodes (when built with it). Any kind
+// of file works (regular, pipe, FIFO, /dev/stdin): nothing is reopened. Throws vqtwin::Error with a
+// one-line reason naming the file.
 std::unique_ptr<PictureSource> open_picture_source(const std::string& path, const SourceOptions& options);
+// The same on an open descriptor (closed at the end when `owned`); `name` names it in messages.
+std::unique_ptr<PictureSource> open_picture_fd(int fd, bool owned, const std::string& name, const RawFormat& raw,
+                                               const InputLimits& limits = {}, unsigned decode_threads = 1);
 
 }  // namespace vqtwin

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "vqtwin/output.hpp"
 
@@ -31,22 +32,41 @@ std::vector<Pooling> pool_list(const OutputOptions& o) {
 
 bool finite(double v) { return std::isfinite(v); }
 
-// A JSON string literal of `text` (quotes, backslashes and control characters escaped).
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
+// Names are a safe alphabet where they are made (extractor outputs, --model name=); the writers
+// escape them anyway, so no input can ever produce invalid JSON or XML.
+std::string json_text(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
     if (c == '"' || c == '\\') {
       out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += ch;
+    } else if (c < 0x20 || c == 0x7f) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\u%04x", c);
       out += buf;
     } else {
-      out += c;
+      out += ch;
     }
   }
-  return out + "\"";
+  return out;
+}
+
+std::string xml_text(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20) out += "&#" + std::to_string(int(ch)) + ";";
+        else out += ch;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -66,7 +86,7 @@ void write_json(std::FILE* f, const Results& r, const OutputOptions& o) {
   const auto names = r.names();
   const unsigned frames = r.frame_count();
   std::fprintf(f, "{\n");
-  std::fprintf(f, "  \"version\": \"%s\",\n", o.version.c_str());
+  std::fprintf(f, "  \"version\": \"%s\",\n", json_text(o.version).c_str());
   if (finite(r.fps)) std::fprintf(f, "  \"fps\": %.2f,\n", r.fps);
   else std::fprintf(f, "  \"fps\": null,\n");
   // What was done to the inputs (only when something was: libvmaf's schema is otherwise unchanged).
@@ -74,7 +94,7 @@ void write_json(std::FILE* f, const Results& r, const OutputOptions& o) {
     std::fprintf(f, "  \"input\": {");
     const char* sep = "\n";
     for (const auto& [key, text] : r.input_conversions) {
-      std::fprintf(f, "%s    %s: %s", sep, json_string(key).c_str(), json_string(text).c_str());
+      std::fprintf(f, "%s    %s: %s", sep, ("\"" + json_text(key) + "\"").c_str(), ("\"" + json_text(text) + "\"").c_str());
       sep = ",\n";
     }
     if (r.sync_offset) std::fprintf(f, "%s    \"sync_offset\": %d", sep, *r.sync_offset);
@@ -94,10 +114,10 @@ void write_json(std::FILE* f, const Results& r, const OutputOptions& o) {
       if (!v) continue;
       ++k;
       if (finite(*v))
-        std::fprintf(f, "        \"%s\": %s%s\n", n.c_str(), format_number(*v, o.precision).c_str(),
+        std::fprintf(f, "        \"%s\": %s%s\n", json_text(n).c_str(), format_number(*v, o.precision).c_str(),
                      k < cnt ? "," : "");
       else
-        std::fprintf(f, "        \"%s\": null%s", n.c_str(), k < cnt ? "," : "");
+        std::fprintf(f, "        \"%s\": null%s", json_text(n).c_str(), k < cnt ? "," : "");
     }
     std::fprintf(f, "      }\n    }");
   }
@@ -106,7 +126,7 @@ void write_json(std::FILE* f, const Results& r, const OutputOptions& o) {
   const auto pools = pool_list(o);
   for (std::size_t i = 0; i < names.size(); ++i) {
     std::fprintf(f, "%s", i > 0 ? ",\n" : "\n");
-    std::fprintf(f, "    \"%s\": {", names[i].c_str());
+    std::fprintf(f, "    \"%s\": {", json_text(names[i]).c_str());
     bool first = true;
     for (const auto& p : pools) {
       auto v = r.pooled(names[i], p, o.subsample);
@@ -125,9 +145,10 @@ void write_json(std::FILE* f, const Results& r, const OutputOptions& o) {
   const auto& agg = r.aggregates();
   for (std::size_t i = 0; i < agg.size(); ++i) {
     if (finite(agg[i].second))
-      std::fprintf(f, "\n    \"%s\": %s", agg[i].first.c_str(), format_number(agg[i].second, o.precision).c_str());
+      std::fprintf(f, "\n    \"%s\": %s", json_text(agg[i].first).c_str(),
+                   format_number(agg[i].second, o.precision).c_str());
     else
-      std::fprintf(f, "\n    \"%s\": null", agg[i].first.c_str());
+      std::fprintf(f, "\n    \"%s\": null", json_text(agg[i].first).c_str());
     std::fprintf(f, "%s", i + 1 < agg.size() ? "," : "");
   }
   std::fprintf(f, "\n  }");
@@ -146,7 +167,7 @@ void write_json(std::FILE* f, const Results& r, const OutputOptions& o) {
 void write_xml(std::FILE* f, const Results& r, const OutputOptions& o) {
   const auto names = r.names();
   const unsigned frames = r.frame_count();
-  std::fprintf(f, "<VMAF version=\"%s\">\n", o.version.c_str());
+  std::fprintf(f, "<VMAF version=\"%s\">\n", xml_text(o.version).c_str());
   std::fprintf(f, "  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n", r.width, r.height);
   std::fprintf(f, "  <fyi fps=\"%.2f\" />\n", r.fps);
   std::fprintf(f, "  <frames>\n");
@@ -160,7 +181,7 @@ void write_xml(std::FILE* f, const Results& r, const OutputOptions& o) {
   }
   std::fprintf(f, "  </frames>\n  <pooled_metrics>\n");
   for (const auto& n : names) {
-    std::fprintf(f, "    <metric name=\"%s\" ", n.c_str());
+    std::fprintf(f, "    <metric name=\"%s\" ", xml_text(n).c_str());
     for (const auto& p : pool_list(o))
       if (auto v = r.pooled(n, p, o.subsample))
         std::fprintf(f, "%s=\"%s\" ", p.name().c_str(), format_number(*v, o.precision).c_str());

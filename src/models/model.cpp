@@ -4,10 +4,14 @@
 #include <cstdio>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <optional>
+
+#include "core/quote.hpp"
 #include "core/registry.hpp"
 #include "models/bootstrap.hpp"
 #include "models/builtin_models.hpp"
@@ -54,7 +58,7 @@ class VmafModel final : public Model {
       for (std::size_t k = 0; k < bound_.size(); ++k) {
         auto v = results.value(bound_[k].output, i);
         if (!v)
-          throw Error("model '" + settings_.name + "' (" + source_ + "): no value of feature '" + bound_[k].output +
+          throw Error("model '" + settings_.name + "' (" + printable_path(source_) + "): no value of feature '" + bound_[k].output +
                       "' at frame " + std::to_string(i));
         raw[k] = *v;
       }
@@ -72,19 +76,49 @@ class VmafModel final : public Model {
 bool parse_flag(std::string_view key, std::string_view value, std::string_view text) {
   if (value == "true" || value == "1") return true;
   if (value == "false" || value == "0") return false;
-  throw Error("--model '" + std::string(text) + "': " + std::string(key) + " must be true or false, not '" +
-              std::string(value) + "'");
+  throw Error("--model " + quote(text) + ": " + std::string(key) + " must be true or false, not " + quote(value));
 }
 
+// A model file: a regular file of at most kMaxModelBytes, read once (no /dev/zero, FIFO or
+// multi-gigabyte file is read without end).
 std::string read_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error("model '" + path + "': is a folder, not a model file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("model '" + path + "': cannot open (" + std::strerror(errno) + ")");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) throw Error("model '" + path + "': read error");
-  return bytes.str();
+  const std::string where = "model " + quote(path, 240);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block the open
+  if (fd < 0) throw Error(where + ": cannot open (" + std::strerror(errno) + ")");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st{};
+  if (::fstat(fd, &st) != 0) throw Error(where + ": cannot open (" + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) throw Error(where + ": is a folder, not a model file");
+  if (!S_ISREG(st.st_mode)) throw Error(where + ": is not a regular file (a model is read from a file)");
+  if (std::uint64_t(st.st_size) > kMaxModelBytes)
+    throw Error(where + ": is " + std::to_string(st.st_size) + " bytes (a model is at most " +
+                std::to_string(kMaxModelBytes) + ")");
+  std::string bytes(std::size_t(st.st_size) + 1, '\0');  // one more: a file that grew is seen
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t r = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw Error(where + ": read error (" + std::strerror(errno) + ")");
+    if (r == 0) break;
+    got += std::size_t(r);
+  }
+  if (got > kMaxModelBytes) throw Error(where + ": is over " + std::to_string(kMaxModelBytes) + " bytes");
+  bytes.resize(got);
+  return bytes;
+}
+
+// name=OUTPUT becomes a key in JSON, an attribute name in XML, a CSV column and a subtitle label:
+// letters, digits, '_', '-' and '.', starting with a letter or '_' (what every writer accepts as is).
+bool valid_output_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (!letter(name[0])) return false;
+  for (char c : name)
+    if (!letter(c) && !(c >= '0' && c <= '9') && c != '-' && c != '.') return false;
+  return true;
 }
 
 bool valid_version(std::string_view v) {
@@ -97,7 +131,7 @@ bool valid_version(std::string_view v) {
 ModelRequest parse_model_text(std::string_view text) {
   ModelRequest req;
   bool have_name = false;
-  auto fail = [&](const std::string& what) -> void { throw Error("--model '" + std::string(text) + "': " + what); };
+  auto fail = [&](const std::string& what) -> void { throw Error("--model " + quote(text) + ": " + what); };
   std::size_t pos = 0;
   while (pos <= text.size()) {
     std::size_t end = text.find(':', pos);
@@ -114,11 +148,13 @@ ModelRequest parse_model_text(std::string_view text) {
     } else if (key == "disable_clip") {
       req.settings.flags.disable_clip = !has_value || parse_flag(key, value, text);
     } else if (!has_value) {
-      fail("'" + std::string(item) + "' is not of the form key=value");
+      fail(quote(item) + " is not of the form key=value");
     } else if (key == "path" || key == "version" || key == "name") {
       std::string& slot = key == "path" ? req.path : key == "version" ? req.version : req.settings.name;
       if ((key == "name" && have_name) || (key != "name" && !slot.empty())) fail(std::string(key) + " given twice");
       if (value.empty()) fail(std::string(key) + " is empty");
+      if (key == "name" && !valid_output_name(value))
+        fail("name " + quote(value) + " must be 1 to 64 letters, digits, '_', '-' or '.', starting with a letter or '_'");
       slot = std::string(value);
       if (key == "name") have_name = true;
     } else if (const std::size_t dot = key.find('.'); dot != std::string_view::npos && dot > 0 && dot + 1 < key.size()) {
@@ -128,8 +164,8 @@ ModelRequest parse_model_text(std::string_view text) {
       if (it == req.settings.overloads.end()) it = req.settings.overloads.insert(it, {extractor, {}});
       it->second.emplace_back(std::string(key.substr(dot + 1)), std::string(value));
     } else {
-      fail("unknown key '" + std::string(key) +
-           "' (known: path, version, name, enable_transform, disable_clip, EXTRACTOR.OPTION)");
+      fail("unknown key " + quote(key) +
+           " (known: path, version, name, enable_transform, disable_clip, EXTRACTOR.OPTION)");
     }
   }
   if (req.path.empty() == req.version.empty()) fail("give exactly one of path=FILE or version=NAME");
@@ -137,6 +173,13 @@ ModelRequest parse_model_text(std::string_view text) {
 }
 
 namespace {
+
+// The extractor output behind a model's feature name: {output, extractor}.
+std::optional<std::pair<std::string, std::string>> feature_output(const std::string& name) {
+  if (auto src = feature_source(name)) return std::make_pair(std::string(src->output), std::string(src->extractor));
+  if (const ExtractorInfo* p = find_provider(name)) return std::make_pair(name, std::string(p->name));  // a short name
+  return std::nullopt;
+}
 
 // Each feature of `file` bound to its extractor context and output name, with the --model
 // overloads applied (each overload must be used).
@@ -146,25 +189,18 @@ std::vector<BoundFeature> bind_features(const ModelFile& file, const std::string
   std::vector<bool> overload_used(settings.overloads.size(), false);
   for (std::size_t i = 0; i < file.features.size(); ++i) {
     const ModelFeature& f = file.features[i];
-    std::string output, extractor;
-    if (auto src = feature_source(f.name)) {
-      output = src->output;
-      extractor = src->extractor;
-    } else if (const ExtractorInfo* p = find_provider(f.name)) {
-      output = f.name;  // already a short name some extractor provides ("psnr_y", ...)
-      extractor = p->name;
-    } else {
-      throw Error(where + ": unknown feature '" + f.name + "' (feature_names[" + std::to_string(i) + "])");
-    }
+    const auto found = feature_output(f.name);
+    if (!found) throw Error(where + ": unknown feature " + quote(f.name) + " (feature_names[" + std::to_string(i) + "])");
+    const auto& [output, extractor] = *found;
     const ExtractorInfo* info = lookup(extractor);
     if (!info)
-      throw Error(where + ": feature '" + f.name + "' needs the extractor '" + extractor +
+      throw Error(where + ": feature " + quote(f.name) + " needs the extractor '" + extractor +
                   "', which this build does not have");
     OptionPairs options = f.options;
     for (std::size_t o = 0; o < settings.overloads.size(); ++o) {
       const ExtractorInfo* target = lookup(settings.overloads[o].first);
       if (!target)
-        throw Error(where + ": --model option for unknown extractor '" + settings.overloads[o].first + "'");
+        throw Error(where + ": --model option for unknown extractor " + quote(settings.overloads[o].first));
       if (target != info) continue;
       overload_used[o] = true;
       options.insert(options.end(), settings.overloads[o].second.begin(), settings.overloads[o].second.end());
@@ -173,14 +209,14 @@ std::vector<BoundFeature> bind_features(const ModelFile& file, const std::string
     try {
       values = OptionValues(info->spec->options, options, info->name);
     } catch (const Error& e) {
-      throw Error(where + ": options of feature '" + f.name + "': " + e.what());
+      throw Error(where + ": options of feature " + quote(f.name) + ": " + e.what());
     }
     bound.push_back({values.output_name(output), info, std::move(values)});
   }
   for (std::size_t o = 0; o < settings.overloads.size(); ++o)
     if (!overload_used[o])
-      throw Error(where + ": --model option for extractor '" + settings.overloads[o].first +
-                  "', which this model does not use");
+      throw Error(where + ": --model option for extractor " + quote(settings.overloads[o].first) +
+                  ", which this model does not use");
   return bound;
 }
 
@@ -276,7 +312,7 @@ class BootstrapCollection final : public Model {
 
 std::unique_ptr<Model> make_model(std::string_view bytes, std::string_view source, const ModelSettings& settings,
                                   const ExtractorLookup& lookup) {
-  const std::string where = "model '" + std::string(source) + "'";
+  const std::string where = "model " + quote(source, 240);
   if (is_model_collection(bytes)) {
     std::vector<ModelFile> files = parse_model_collection(bytes, source);
     std::vector<std::vector<BoundFeature>> bound;
@@ -288,7 +324,10 @@ std::unique_ptr<Model> make_model(std::string_view bytes, std::string_view sourc
     return std::make_unique<BootstrapCollection>(std::move(main), std::move(files), std::move(bound), std::string(source),
                                                  settings);
   }
-  ModelFile file = parse_model_file(bytes, source);
+  ModelFile file = parse_model_file(bytes, source, [&](std::size_t i, const std::string& name) {
+    if (!feature_output(name))
+      throw Error(where + ": unknown feature " + quote(name) + " (feature_names[" + std::to_string(i) + "])");
+  });
   std::vector<BoundFeature> bound = bind_features(file, where, settings, lookup);
   return std::make_unique<VmafModel>(std::move(file), std::string(source), settings, std::move(bound));
 }
@@ -309,7 +348,7 @@ std::vector<std::unique_ptr<Model>> load_models(const std::vector<std::string>& 
     std::string path = req.path;
     if (!req.version.empty()) {
       if (!valid_version(req.version))
-        throw Error("--model version=" + req.version + ": a version is a model name, not a path (use path=FILE)");
+        throw Error("--model version=" + printable(req.version) + ": a version is a model name, not a path (use path=FILE)");
       if (auto builtin = find_builtin_model(req.version)) {
         models.push_back(make_model(std::string(*builtin), "built-in model " + req.version, req.settings,
                                     [](std::string_view n) { return find_extractor(n); }));
@@ -319,8 +358,9 @@ std::vector<std::unique_ptr<Model>> load_models(const std::vector<std::string>& 
       if (!found) {
         std::string folders;
         for (const std::string& d : model_search_path()) folders += (folders.empty() ? "" : ", ") + d;
-        throw Error("--model version=" + req.version + ": no " + req.version + ".json in the model search path (" +
-                    folders + "); set VQTWIN_MODEL_PATH to its folder or give path=FILE");
+        throw Error("--model version=" + printable(req.version) + ": no " + printable(req.version) +
+                    ".json in the model search path (" + printable(folders, 600) +
+                    "); set VQTWIN_MODEL_PATH to its folder or give path=FILE");
       }
       path = *found;
     }

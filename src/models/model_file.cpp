@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/quote.hpp"
 #include "models/model_file.hpp"
 #include "vqtwin/error.hpp"
 
@@ -17,7 +18,7 @@ class Reader {
   explicit Reader(std::string_view source) : source_(source) {}
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw Error("model '" + std::string(source_) + "': " + what);
+    throw Error("model " + quote(source_, 240) + ": " + what);
   }
 
   const Json& member(const Json& obj, const char* key, const char* where) const {
@@ -64,9 +65,9 @@ OptionPairs read_options(const Reader& r, const Json& dict, const std::string& w
     const Json& v = it.value();
     std::string text;
     if (v.is_boolean()) text = v.get<bool>() ? "true" : "false";
-    else if (v.is_number()) text = normalised_number(r.number(v, where + "." + it.key()));
+    else if (v.is_number()) text = normalised_number(r.number(v, where + "." + printable(it.key(), 40)));
     else if (v.is_string()) text = v.get<std::string>();
-    else r.fail(where + "." + it.key() + " must be a number, a boolean or a string");
+    else r.fail(where + "." + printable(it.key(), 40) + " must be a number, a boolean or a string");
     out.emplace_back(it.key(), std::move(text));
   }
   return out;
@@ -125,7 +126,7 @@ std::size_t feature_containing(const Reader& r, const ModelFile& m, const char* 
   return found;
 }
 
-ModelFile read_model(const Reader& r, const Json& doc) {
+ModelFile read_model(const Reader& r, const Json& doc, const FeatureNameCheck& check = {}) {
   if (!doc.is_object()) r.fail("not a VMAF model (the JSON is not an object)");
   auto md = doc.find("model_dict");
   if (md == doc.end()) {
@@ -141,14 +142,19 @@ ModelFile read_model(const Reader& r, const Json& doc) {
   if (type_name == "BOOTSTRAP_LIBSVMNUSVR") m.type = ModelType::kBootstrap;
   else if (type_name == "RESIDUEBOOTSTRAP_LIBSVMNUSVR") m.type = ModelType::kResidueBootstrap;
   else if (type_name != "LIBSVMNUSVR")
-    r.fail("unknown model_type '" + type_name +
-           "' (expected LIBSVMNUSVR, BOOTSTRAP_LIBSVMNUSVR or RESIDUEBOOTSTRAP_LIBSVMNUSVR)");
+    r.fail("unknown model_type " + quote(type_name) +
+           " (expected LIBSVMNUSVR, BOOTSTRAP_LIBSVMNUSVR or RESIDUEBOOTSTRAP_LIBSVMNUSVR)");
 
   const Json& names = r.member(*md, "feature_names", "model_dict");
   if (!names.is_array() || names.empty()) r.fail("feature_names must be a non-empty array of names");
+  // Sizes and names first: nothing is built from a list of 100000 made-up names.
+  if (names.size() > kMaxModelFeatures)
+    r.fail("feature_names has " + std::to_string(names.size()) + " entries (at most " +
+           std::to_string(kMaxModelFeatures) + ")");
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (!names[i].is_string() || names[i].get<std::string>().empty())
       r.fail("feature_names[" + std::to_string(i) + "] must be a non-empty string");
+    if (check) check(i, names[i].get<std::string>());
     m.features.push_back({names[i].get<std::string>(), {}});
   }
   const std::size_t n = m.features.size();
@@ -166,7 +172,7 @@ ModelFile read_model(const Reader& r, const Json& doc) {
   if (!norm.is_string()) r.fail("norm_type must be a string");
   if (norm.get<std::string>() == "linear_rescale") m.linear_rescale = true;
   else if (norm.get<std::string>() != "none")
-    r.fail("unknown norm_type '" + norm.get<std::string>() + "' (expected linear_rescale or none)");
+    r.fail("unknown norm_type " + quote(norm.get<std::string>()) + " (expected linear_rescale or none)");
 
   auto slopes = md->find("slopes");
   auto intercepts = md->find("intercepts");
@@ -219,30 +225,49 @@ ModelFile read_model(const Reader& r, const Json& doc) {
 }
 
 Json parse_json(const Reader& r, std::string_view bytes) {
+  if (bytes.size() > kMaxModelBytes)
+    r.fail("is " + std::to_string(bytes.size()) + " bytes (a model is at most " + std::to_string(kMaxModelBytes) + ")");
+  bool too_deep = false;
   try {
-    return Json::parse(bytes.begin(), bytes.end());
+    // Models nest 4 levels (collections 5); a document nested deeper is refused while it is parsed.
+    return Json::parse(bytes.begin(), bytes.end(), [&](int depth, Json::parse_event_t, Json&) {
+      if (depth > kMaxJsonDepth) {
+        too_deep = true;
+        throw Error("too deep");
+      }
+      return true;
+    });
   } catch (const Json::exception& e) {
     // "[json.exception.parse_error.101] parse error at line 3, column 7: ..." -> from "parse error".
+    // The text quotes the bytes read last: printable, bounded.
     std::string what = e.what();
     if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
-    r.fail("not valid JSON (" + what + ")");
+    r.fail("not valid JSON (" + printable(what, 160) + ")");
+  } catch (const Error&) {
+    if (!too_deep) throw;
+    r.fail("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   }
 }
 
 }  // namespace
 
-ModelFile parse_model_file(std::string_view bytes, std::string_view source) {
+ModelFile parse_model_file(std::string_view bytes, std::string_view source, const FeatureNameCheck& check) {
   const Reader r(source);
   const Json doc = parse_json(r, bytes);
   try {
-    return read_model(r, doc);
+    return read_model(r, doc, check);
   } catch (const Json::exception& e) {
-    r.fail(std::string("unexpected content (") + e.what() + ")");  // a type check missed above
+    r.fail("unexpected content (" + printable(e.what(), 160) + ")");  // a type check missed above
   }
 }
 
 bool is_model_collection(std::string_view bytes) {
-  const Json doc = Json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  if (bytes.size() > kMaxModelBytes) return false;  // parse_model_file says why
+  bool too_deep = false;
+  const Json doc = Json::parse(
+      bytes.begin(), bytes.end(),
+      [&](int depth, Json::parse_event_t, Json&) { return !(too_deep = too_deep || depth > kMaxJsonDepth); }, false);
+  if (too_deep) return false;
   return doc.is_object() && !doc.contains("model_dict") && doc.contains("0");
 }
 

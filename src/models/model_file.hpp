@@ -2,6 +2,7 @@
 // A VMAF JSON model (libvmaf's format) as data, and the per-frame score it defines
 // (spec: vmaf_model.md). Parsing takes bytes, never a path, so that it can be
 // fed anything (fuzz tests); every defect is a vqtwin::Error naming the source and the problem.
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -53,8 +54,20 @@ struct ModelFile {
   SvmModel svm;
 };
 
+// What a model may hold: models are about 20 KB with up to a dozen features and a few hundred
+// support vectors; these bounds are far above that, and keep a hostile file from costing more
+// than a few tens of megabytes or a fraction of a second.
+inline constexpr std::size_t kMaxModelBytes = std::size_t(16) << 20;
+inline constexpr std::size_t kMaxModelFeatures = 256;
+inline constexpr std::size_t kMaxSvmEntries = std::size_t(1) << 22;  // support vectors x features
+inline constexpr int kMaxJsonDepth = 32;
+
+// Called with each feature name (and its index) before anything is built from the names: throws
+// vqtwin::Error for a name no extractor provides.
+using FeatureNameCheck = std::function<void(std::size_t index, const std::string& name)>;
+
 // `source` names the bytes in messages (a file path, "version=...", or a test label).
-ModelFile parse_model_file(std::string_view bytes, std::string_view source);
+ModelFile parse_model_file(std::string_view bytes, std::string_view source, const FeatureNameCheck& check = {});
 
 // A model collection (libvmaf's bootstrap models: an object of models under the keys "0", "1", ...
 // in that order). Element 0 is the collection's main model; the others (at least one, of one

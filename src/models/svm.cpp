@@ -7,6 +7,8 @@
 #include <cmath>
 #include <optional>
 
+#include "core/quote.hpp"
+#include "models/model_file.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin::models {
@@ -32,12 +34,7 @@ std::optional<long long> to_int(std::string_view s) {
   return v;
 }
 
-std::string quoted(std::string_view s) {
-  constexpr std::size_t kMax = 40;  // keep one-line messages short on garbage input
-  std::string out = "'";
-  for (char c : s.substr(0, kMax)) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-  return out + (s.size() > kMax ? "...'" : "'");
-}
+std::string quote(std::string_view s) { return vqtwin::quote(s, 40); }  // short: one-line messages
 
 [[noreturn]] void fail(const std::string& what) { throw Error("libsvm model: " + what); }
 
@@ -63,13 +60,13 @@ class Tokens {
   double number(std::string_view key) {
     const std::string_view t = value(key);
     auto v = to_double(t);
-    if (!v) fail("'" + std::string(key) + "' = " + quoted(t) + " is not a number");
+    if (!v) fail("'" + std::string(key) + "' = " + quote(t) + " is not a number");
     return *v;
   }
   long long integer(std::string_view key) {
     const std::string_view t = value(key);
     auto v = to_int(t);
-    if (!v) fail("'" + std::string(key) + "' = " + quoted(t) + " is not an integer");
+    if (!v) fail("'" + std::string(key) + "' = " + quote(t) + " is not an integer");
     return *v;
   }
   std::size_t pos() const { return pos_; }
@@ -103,11 +100,11 @@ SvmModel SvmModel::parse(std::string_view text, std::size_t n_features) {
     if (key == "svm_type") {
       const std::string_view v = tok.value(key);
       if (v != "nu_svr" && v != "epsilon_svr")
-        fail("svm_type " + quoted(v) + " is not supported (regression models only: nu_svr, epsilon_svr)");
+        fail("svm_type " + quote(v) + " is not supported (regression models only: nu_svr, epsilon_svr)");
       have_type = true;
     } else if (key == "kernel_type") {
       const std::string_view v = tok.value(key);
-      if (v != "rbf") fail("kernel_type " + quoted(v) + " is not supported (rbf only)");
+      if (v != "rbf") fail("kernel_type " + quote(v) + " is not supported (rbf only)");
       have_kernel = true;
     } else if (key == "gamma") {
       m.gamma_ = tok.number(key);
@@ -132,7 +129,7 @@ SvmModel SvmModel::parse(std::string_view text, std::size_t n_features) {
       need_nr_class(key);
       tok.number(key);
     } else {
-      fail("unknown header item " + quoted(key) + " on line " + std::to_string(tok.line()));
+      fail("unknown header item " + quote(key) + " on line " + std::to_string(tok.line()));
     }
   }
   if (!have_type) fail("missing 'svm_type'");
@@ -169,6 +166,14 @@ SvmModel SvmModel::parse(std::string_view text, std::size_t n_features) {
     pos = end == std::string_view::npos ? text.size() : end + 1;
   }
   const long long count = *total_sv;
+  // Bounded before any row is stored: each support vector takes a line of at least one byte, and
+  // the dense table holds count x n_features doubles.
+  if (std::uint64_t(count) > text.size() - std::min(pos, text.size()))
+    fail("total_sv is " + std::to_string(count) + " but the text after 'SV' is only " +
+         std::to_string(text.size() - std::min(pos, text.size())) + " bytes");
+  if (std::uint64_t(count) * std::max<std::size_t>(n_features, 1) > kMaxSvmEntries)
+    fail("total_sv " + std::to_string(count) + " x " + std::to_string(n_features) + " features is over " +
+         std::to_string(kMaxSvmEntries) + " values");
   std::vector<double> row(n_features);
   for (long long j = 1; j <= count; ++j) {
     const std::string where = "support vector " + std::to_string(j) + " (line " + std::to_string(line_no + 1) + ")";
@@ -178,15 +183,15 @@ SvmModel SvmModel::parse(std::string_view text, std::size_t n_features) {
     auto first = items.next();
     if (!first) fail(where + " is empty");
     auto coef = to_double(*first);
-    if (!coef) fail(where + ": coefficient " + quoted(*first) + " is not a number");
+    if (!coef) fail(where + ": coefficient " + quote(*first) + " is not a number");
     std::fill(row.begin(), row.end(), 0.0);
     long long last_index = 0;
     while (auto item = items.next()) {
       const std::size_t colon = item->find(':');
-      if (colon == std::string_view::npos) fail(where + ": " + quoted(*item) + " is not index:value");
+      if (colon == std::string_view::npos) fail(where + ": " + quote(*item) + " is not index:value");
       auto index = to_int(item->substr(0, colon));
       auto value = to_double(item->substr(colon + 1));
-      if (!index || !value) fail(where + ": " + quoted(*item) + " is not index:value");
+      if (!index || !value) fail(where + ": " + quote(*item) + " is not index:value");
       if (*index < 1 || std::size_t(*index) > n_features)
         fail(where + ": index " + std::to_string(*index) + " is outside 1.." + std::to_string(n_features) +
              " (the model has " + std::to_string(n_features) + " features)");

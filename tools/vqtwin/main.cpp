@@ -8,9 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 
+#include "core/quote.hpp"
+#include "output_file.hpp"
+#include "signals.hpp"
 #include "vqtwin/backend.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/output.hpp"
@@ -25,6 +29,7 @@ struct Cli {
   std::string precision;
   std::vector<std::string> pools;
   // Numbers are taken as text and checked here, so that a bad value gets vqtwin's own message.
+  std::string max_pixels;
   std::string width, height, bitdepth, threads, subsample, frame_cnt, frame_skip_ref, frame_skip_dist, cpumask, gpu;
   bool quiet = false;
   bool version = false;
@@ -43,6 +48,12 @@ constexpr const char* kExamples = R"(Examples:
   vqtwin -r ref.mp4 -d dist.mp4 --sync auto              apply the time offset the first frames show
   vqtwin -r ref.yuv -d dist.yuv -w 1920 -h 1080 -p 420 -b 10 --no_prediction --feature psnr --csv -o out.csv
 Note: -h is --height, as in the vmaf CLI; help is --help.)";
+
+// Every error line goes through here: one line, printable, bounded (its parts are bounded where they
+// are made; this is the last guard).
+void print_error(const std::string& message) {
+  std::fprintf(stderr, "vqtwin: error: %s\n", vqtwin::printable(message, 2000).c_str());
+}
 
 // --feature, --model and the presets that add to them, in command-line order (libvmaf's CLI applies a
 // preset where it appears: features and models given before it come first, and --aom_ctc v7.0 replaces
@@ -67,7 +78,7 @@ unsigned long long parse_number(const std::string& name, const std::string& text
   const unsigned long long v = text.empty() || text[0] == '-' ? 0 : std::strtoull(text.c_str(), &end, base);
   if (text.empty() || text[0] == '-' || !end || *end || errno || v < min || v > max)
     throw vqtwin::Error(name + " must be a whole number from " + std::to_string(min) + " to " +
-                        std::to_string(max) + ", not '" + text + "'");
+                        std::to_string(max) + ", not " + vqtwin::quote(text));
   return v;
 }
 
@@ -87,7 +98,7 @@ unsigned parse_cpumask(const std::string& text) {
   char* end = nullptr;
   const unsigned long v = std::strtoul(text.c_str(), &end, 0);
   if (*end || errno == ERANGE)
-    throw vqtwin::Error("--cpumask must be a bit mask (e.g. 8, 0x18, -1), not '" + text.substr(0, 40) + "'");
+    throw vqtwin::Error("--cpumask must be a bit mask (e.g. 8, 0x18, -1), not " + vqtwin::quote(text));
   return unsigned(v);
 }
 
@@ -126,10 +137,10 @@ void report_peak_memory() {
 }
 
 // The mean of every metric, the model scores (the headline) first.
-void print_summary(const vqtwin::Results& r) {
+void print_summary(std::FILE* f, const vqtwin::Results& r) {
   auto print = [&](const std::string& name) {
     if (auto v = r.pooled(name, {vqtwin::PoolMethod::kMean}))
-      std::printf("%s: %s\n", name.c_str(), vqtwin::format_number(*v, -1).c_str());
+      std::fprintf(f, "%s: %s\n", name.c_str(), vqtwin::format_number(*v, -1).c_str());
   };
   for (const auto& name : r.scores) print(name);
   for (const auto& name : r.names())
@@ -181,6 +192,7 @@ class Progress {
 }  // namespace
 
 int main(int argc, char** argv) {
+  vqtwin_cli::guard_standard_descriptors();
   Cli c;
   CLI::App app{"vqtwin: VMAF, PSNR, SSIM and motion, the numbers of libvmaf, on the CPU and on GPUs", "vqtwin"};
   app.set_help_flag("--help", "print this help and exit");  // -h is --height, as in the vmaf CLI
@@ -219,7 +231,10 @@ int main(int argc, char** argv) {
   app.add_option("--sync", c.run.sync,
                  "auto = apply the time offset the first frames show (-3..+3 frames); none = no check. Default: "
                  "warn when the distorted looks shifted");
-  app.add_flag("--strict_length", c.run.strict_length, "inputs of different lengths are an error (default: a warning)");
+  app.add_flag("--strict_length", c.run.strict_length,
+               "inputs of different lengths are an error (default: a warning; the common frames are scored)");
+  app.add_option("--max_pixels", c.max_pixels,
+                 "largest picture accepted, in pixels per frame (default 67108864 = 8192x8192, at most 268435456)");
   app.add_flag("-n,--no_prediction", c.run.no_prediction, "features only, no model score");
   app.add_option("--precision", c.precision, "number format: N decimals (0..17) or max (%.17g, round-trip)");
   app.add_option("--pool", c.pools, "pooling methods written: min, max, mean, harmonic_mean, percN; repeatable");
@@ -239,19 +254,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "vqtwin: error: %s\n", explain_parse_error(e, argc, argv).c_str());
+    print_error(explain_parse_error(e, argc, argv));
     return 2;
   }
-  if (c.list) {
-    std::fputs(vqtwin::describe_extractors().c_str(), stdout);
-    return 0;
-  }
-  if (c.list_models) {
-    std::fputs(vqtwin::describe_models().c_str(), stdout);
-    return 0;
-  }
-  if (c.version) {
-    std::printf("vqtwin %s\n", vqtwin::version());
+  if (c.list || c.list_models || c.version) {
+    try {
+      vqtwin_cli::write_stdout([&](std::FILE* f) {
+        if (c.list) std::fputs(vqtwin::describe_extractors().c_str(), f);
+        else if (c.list_models) std::fputs(vqtwin::describe_models().c_str(), f);
+        else std::fprintf(f, "vqtwin %s\n", vqtwin::version());
+      });
+    } catch (const vqtwin::Error& e) {
+      print_error(e.what());
+      return 1;
+    }
     return 0;
   }
 
@@ -283,69 +299,74 @@ int main(int argc, char** argv) {
     if (!c.frame_skip_dist.empty())
       c.run.frame_skip_dist = unsigned(parse_number("--frame_skip_dist", c.frame_skip_dist, 0, 1u << 31));
     c.run.cpumask = parse_cpumask(c.cpumask);
+    if (!c.max_pixels.empty())
+      c.run.max_pixels = parse_number("--max_pixels", c.max_pixels, 1, std::uint64_t(1) << 28);
     out.subsample = c.run.subsample;
     apply_in_order(app, c, features, models);
     out.precision = parse_precision(c.precision);
     for (const auto& p : c.pools) {
       auto pool = vqtwin::Pooling::parse(p);
-      if (!pool) throw vqtwin::Error("--pool: unknown method '" + p + "' (min, max, mean, harmonic_mean, percN)");
+      if (!pool) throw vqtwin::Error("--pool: unknown method " + vqtwin::quote(p) + " (min, max, mean, harmonic_mean, percN)");
       out.pools.push_back(*pool);
     }
   } catch (const vqtwin::Error& e) {
-    std::fprintf(stderr, "vqtwin: error: %s\n", e.what());
+    print_error(e.what());
     return 2;
   }
 
-  // The output file is opened before anything is computed: a wrong path fails at once.
-  std::FILE* out_file = nullptr;
-  if (c.output == "-") {
-    out_file = stdout;
-  } else if (!c.output.empty()) {
-    out_file = std::fopen(c.output.c_str(), "w");
-    if (!out_file) {
-      std::fprintf(stderr, "vqtwin: error: %s: cannot write (%s)\n", c.output.c_str(), std::strerror(errno));
-      return 1;
-    }
+  // The output is opened before the run: a path that cannot be written fails before any work.
+  std::unique_ptr<vqtwin_cli::OutputFile> output;
+  try {
+    if (!c.output.empty()) output = std::make_unique<vqtwin_cli::OutputFile>(c.output);
+  } catch (const vqtwin::Error& e) {
+    print_error(e.what());
+    return 1;
   }
 
   Progress progress(!c.quiet && isatty(STDERR_FILENO));
   c.run.progress = [&](unsigned done, unsigned total) { progress.update(done, total); };
-  c.run.warn = [&](const std::string& line) { progress.line("warning: ", line); };
-  c.run.note = [&](const std::string& line) { progress.line("", line); };
+  c.run.warn = [&](const std::string& line) { progress.line("warning: ", vqtwin::printable(line, 2000)); };
+  c.run.note = [&](const std::string& line) { progress.line("", vqtwin::printable(line, 2000)); };
+  c.run.stop = vqtwin_cli::install_stop_signals();
 
   vqtwin::Results results;
   int status = 0;
+  std::string error;
   try {
     vqtwin::run(c.run, results);
   } catch (const vqtwin::Error& e) {
-    progress.finish();
-    std::fprintf(stderr, "vqtwin: error: %s\n", e.what());
-    status = 1;
+    error = e.what();
   } catch (const std::bad_alloc&) {
-    progress.finish();
-    std::fprintf(stderr, "vqtwin: error: out of memory\n");
-    status = 1;
+    error = "out of memory";
+  } catch (const std::exception& e) {
+    error = std::string("internal error: ") + e.what();
   }
   progress.finish();
-
-  // Frames computed before an error are still written.
-  if (results.frame_count() > 0) {
-    if (out_file) {
-      vqtwin::write_output(out_file, results, out);
-      if (out_file != stdout ? std::fclose(out_file) != 0 : std::fflush(stdout) != 0) {
-        std::fprintf(stderr, "vqtwin: error: %s: write failed\n", c.output.c_str());
-        return 1;
-      }
-      out_file = nullptr;
-    } else {
-      print_summary(results);
-    }
+  const int sig = vqtwin_cli::received_signal();
+  if (sig) {
+    // An error caused by the stop itself (an interrupted open or read) is not reported.
+    std::fprintf(stderr, "vqtwin: interrupted by %s: %s\n", vqtwin_cli::signal_name(sig),
+                 results.frame_count() > 0
+                     ? ("writing the " + std::to_string(results.frame_count()) + " frames scored").c_str()
+                     : "no frame was scored");
+  } else if (!error.empty()) {
+    print_error(error);
+    status = 1;
   }
-  if (out_file && out_file != stdout) {
-    // Nothing was computed: no empty output file is left behind.
-    std::fclose(out_file);
-    std::remove(c.output.c_str());
+
+  // Frames computed before an error or a stop are still written.
+  try {
+    if (results.frame_count() > 0) {
+      if (output) output->write([&](std::FILE* f) { vqtwin::write_output(f, results, out); });
+      else vqtwin_cli::write_stdout([&](std::FILE* f) { print_summary(f, results); });
+    } else if (output) {
+      output->abandon();
+    }
+  } catch (const vqtwin::Error& e) {
+    print_error(e.what());
+    status = 1;
   }
   report_peak_memory();
+  if (const int s = vqtwin_cli::received_signal()) return 128 + s;
   return status;
 }

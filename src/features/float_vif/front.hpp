@@ -11,6 +11,7 @@
 
 #include "core/extractor.hpp"
 #include "core/format_checks.hpp"
+#include "core/quote.hpp"
 #include "features/float_vif/math.hpp"
 #include "features/float_vif/prescale.hpp"
 #include "features/float_vif/schema.hpp"
@@ -37,8 +38,8 @@ class Front {
                   " (allowed: 1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, 5/3, 3, 1/2.25, "
                   "1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074, 1.111111)");
     if (!parse_prescale_method(o.get_string("vif_prescale_method"), method_))
-      throw Error("float_vif: unknown vif_prescale_method '" + o.get_string("vif_prescale_method") +
-                  "' (nearest, bilinear, bicubic, lanczos4)");
+      throw Error("float_vif: unknown vif_prescale_method " + quote(o.get_string("vif_prescale_method")) +
+                  " (nearest, bilinear, bicubic, lanczos4)");
     for (int s = 0; s < kScales; ++s) kernels_[std::size_t(s)] = make_kernel(s, kernelscale_);
     for (int s = 0; s < kScales; ++s) names_[std::size_t(s)] = o.output_name(kScaleNames[std::size_t(s)]);
     for (std::size_t i = 0; i < kDebugNames.size(); ++i) debug_names_[i] = o.output_name(kDebugNames[i]);

@@ -41,11 +41,17 @@ inline constexpr ReciprocalTable kReciprocal = make_reciprocal_table();
 // ---- Decouple (per cell) ----
 
 // Is the angle between the (h, v) detail vectors of ref (o) and dis (t) below 1 degree? The int64
-// moments go through float, then double, in libvmaf's order.
-VQTWIN_HD inline bool angle_within_1deg(int64_t oh, int64_t ov, int64_t th, int64_t tv) {
-  const int64_t dot = oh * th + ov * tv;
-  const int64_t o_mag = oh * oh + ov * ov;
-  const int64_t t_mag = th * th + tv * tv;
+// moments go through float, then double, in libvmaf's order. The moments are summed in uint64 and
+// converted back (C++20: modulo 2^64), so the one sum that exceeds int64 (every input INT32_MIN,
+// unreachable from 8-16-bit pictures) wraps as the AVX-512 kernel (and x86 for libvmaf's int64 sum) does, and
+// is defined behaviour (constexpr proves it: a unit test evaluates the extremes at compile time).
+VQTWIN_HD constexpr int64_t wrapping_moment(int64_t a, int64_t b, int64_t c, int64_t d) {
+  return int64_t(uint64_t(a) * uint64_t(b) + uint64_t(c) * uint64_t(d));
+}
+VQTWIN_HD constexpr bool angle_within_1deg(int64_t oh, int64_t ov, int64_t th, int64_t tv) {
+  const int64_t dot = wrapping_moment(oh, th, ov, tv);
+  const int64_t o_mag = wrapping_moment(oh, oh, ov, ov);
+  const int64_t t_mag = wrapping_moment(th, th, tv, tv);
   const double x = double(float(dot)) / 4096.0;
   if (!(x >= 0.0)) return false;
   return x * x >= double(kCos1DegSq) * (double(float(o_mag)) / 4096.0) * (double(float(t_mag)) / 4096.0);

@@ -1,0 +1,66 @@
+#!/bin/bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for SECONDS (default 60), one after
+# the other, keeping the corpus between runs. Fails on any finding (crash, sanitizer report, leak,
+# timeout, out-of-memory): the input is saved in BUILD/fuzz-artifacts/. Prints executions and
+# coverage per target. CI runs it for 60 s a target; run it longer to search deeper:
+#   tools/fuzz.sh 3600            # an hour per target
+#   JOBS=2 tools/fuzz.sh 600      # two fuzzing processes per target
+#   TARGETS="fuzz_model" tools/fuzz.sh 300
+# Environment: BUILD (default build-fuzz), CC/CXX (default clang/clang++), JOBS (default 1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET=${1:-60}
+BUILD=${BUILD:-build-fuzz}
+JOBS=${JOBS:-1}
+TARGETS=${TARGETS:-"fuzz_y4m fuzz_raw_yuv fuzz_options fuzz_model"}
+LAUNCHER=()
+command -v ccache >/dev/null && LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+
+CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S . -B "$BUILD" -G Ninja -DVQTWIN_FUZZ=ON -DVQTWIN_CUDA=OFF \
+  -DVQTWIN_TESTS=OFF -DVQTWIN_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo "${LAUNCHER[@]}" >/dev/null
+cmake --build "$BUILD" --target fuzz
+"$BUILD/tests/fuzz/make_seeds" "$BUILD/fuzz-seeds"
+mkdir -p "$BUILD/fuzz-corpus" "$BUILD/fuzz-artifacts"
+
+# The largest input each target is given (bytes): small pictures and models are enough to reach
+# every branch, and smaller inputs mean more executions.
+max_len() { case $1 in fuzz_options) echo 8192 ;; *) echo 65536 ;; esac; }
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+status=0
+summary=""
+for t in $TARGETS; do
+  corpus="$BUILD/fuzz-corpus/$t"
+  mkdir -p "$corpus"
+  log="$BUILD/fuzz-$t.log"
+  echo "== $t: ${SECONDS_PER_TARGET}s, $JOBS job(s)"
+  set +e
+  if [ "$JOBS" -gt 1 ]; then
+    "$BUILD/tests/fuzz/$t" "$corpus" "$BUILD/fuzz-seeds/$t" -max_total_time="$SECONDS_PER_TARGET" \
+      -max_len="$(max_len "$t")" -timeout=25 -rss_limit_mb=2560 -print_final_stats=1 \
+      -artifact_prefix="$BUILD/fuzz-artifacts/$t-" -jobs="$JOBS" -workers="$JOBS" >"$log" 2>&1
+    rc=$?
+    cat fuzz-[0-9]*.log >>"$log" 2>/dev/null && rm -f fuzz-[0-9]*.log
+  else
+    "$BUILD/tests/fuzz/$t" "$corpus" "$BUILD/fuzz-seeds/$t" -max_total_time="$SECONDS_PER_TARGET" \
+      -max_len="$(max_len "$t")" -timeout=25 -rss_limit_mb=2560 -print_final_stats=1 \
+      -artifact_prefix="$BUILD/fuzz-artifacts/$t-" >"$log" 2>&1
+    rc=$?
+  fi
+  set -e
+  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{s += $2} END {print s + 0}')
+  cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
+  units=$(ls "$corpus" | wc -l)
+  line="$t: exit $rc, $execs executions, ${cov:-cov: ?}, corpus $units inputs"
+  echo "$line"
+  summary+="$line"$'\n'
+  if [ "$rc" -ne 0 ]; then
+    status=1
+    echo "FINDING in $t (log: $log):"
+    grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -20
+  fi
+done
+echo "== fuzz summary (${SECONDS_PER_TARGET}s per target)"
+printf '%s' "$summary"
+exit $status
