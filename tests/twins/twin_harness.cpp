@@ -276,15 +276,23 @@ void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Ar
     compare(std::string(twin.name), f.describe() + " " + to_string(c) + " " + describe(pairs), cpu_out, dev_out, t);
   };
 
+  // Progress per phase (a run cut short by a time limit still says how far it got).
+  auto phase = [&](const char* what) {
+    std::printf("  %s %s: %lu cases, %lu values, %lu failures so far\n", std::string(twin.name).c_str(), what, t.cases,
+                t.values, t.failures);
+    std::fflush(stdout);
+  };
   // Every depth x chroma x small size x content with default options.
   for (int bd : depths)
     for (ChromaFormat ch : chromas)
       for (const Geometry& g : small)
         for (Content c : contents) one({g.w, g.h, bd, ch}, c, {});
+  phase("small sizes");
   // Every option set on a mid size at every depth, two contents.
   for (const auto& pairs : sets)
     for (int bd : depths)
       for (Content c : {Content::kTexture, Content::kIdentical}) one({a.quick ? 176 : 853, a.quick ? 144 : 481, bd, ChromaFormat::k420}, c, pairs);
+  phase("option sets");
   // Large sizes: 8 and 10 bits, 4:2:0 and 4:4:4, default options.
   for (const Geometry& g : large)
     for (int bd : {8, 10})
@@ -293,6 +301,7 @@ void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Ar
         one({g.w, g.h, bd, ch}, Content::kTexture, {});
       }
   if (!a.quick) one({7680, 4320, 8, ChromaFormat::k420}, Content::kTexture, {});
+  phase("large sizes");
 }
 
 // The shared fixtures (decoded y4m pairs NAME_ref.y4m / NAME_dist.y4m in `dir`), every option set.

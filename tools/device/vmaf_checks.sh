@@ -96,7 +96,7 @@ f=$(ls "$OUT"/cli/sd_576x324_8bit_420_vmaf_v0.6.1.cuda.json 2>/dev/null)
 [ -n "$f" ] && python3 -c "import json,sys;d=json.load(open(sys.argv[1]));print('receipt (sd, vmaf_v0.6.1):',json.dumps(d.get('backends')));print('frame 2:',json.dumps(d['frames'][2]['metrics']))" "$f"
 for tw in $TWINS; do
   echo "== harness $tw (rc $(cat "$OUT/harness_$tw.rc" 2>/dev/null))"
-  grep -v '^  DIFF' "$OUT/harness_$tw.log" | tail -3
+  grep -v '^  DIFF' "$OUT/harness_$tw.log" | tail -6
   grep '^  DIFF' "$OUT/harness_$tw.log" | head -6
   say "harness $tw rc=$(cat "$OUT/harness_$tw.rc" 2>/dev/null): $(grep "^$tw " "$OUT/harness_$tw.log" | tr -s ' ')"
 done
