@@ -19,7 +19,7 @@ cp "$fx/sd_576x324_8bit_420_ref.y4m" "$fx/identical_576x324_8bit_420_ref.y4m"
 cp "$fx/sd_576x324_8bit_420_ref.y4m" "$fx/identical_576x324_8bit_420_dist.y4m"
 say() { echo "SUMMARY: $*" >> "$OUT/summary.txt"; }
 nvidia-smi -L
-TWINS=${TWINS:-motion_cuda vif_cuda adm_cuda float_vif_cuda float_adm_cuda float_ms_ssim_cuda}
+TWINS=${TWINS:-motion_cuda vif_cuda adm_cuda float_motion_cuda float_vif_cuda float_adm_cuda float_ms_ssim_cuda}
 BENCH_TWINS=$(echo $TWINS | tr ' ' ',')
 
 # 1. Device time per frame, each twin alone on an idle GPU.
@@ -34,7 +34,7 @@ for tw in $TWINS; do
   (timeout $H "$bin/twin_harness" --only $tw --fixtures "$fx" --frames 8 > "$OUT/harness_$tw.log" 2>&1
    echo $? > "$OUT/harness_$tw.rc") &
 done
-PLANTS=${PLANTS:-motion_cuda_window:motion_cuda vif_cuda_rounding:vif_cuda adm_cuda_mask_shift:adm_cuda float_vif_cuda_row_sum:float_vif_cuda float_adm_cuda_aim_row:float_adm_cuda float_ms_ssim_cuda_cs_swap:float_ms_ssim_cuda}
+PLANTS=${PLANTS:-motion_cuda_window:motion_cuda vif_cuda_rounding:vif_cuda adm_cuda_mask_shift:adm_cuda float_vif_cuda_row_sum:float_vif_cuda float_adm_cuda_aim_row:float_adm_cuda float_ms_ssim_cuda_cs_swap:float_ms_ssim_cuda float_motion_cuda_sad:float_motion_cuda}
 for p in $PLANTS; do
   (VQTWIN_PLANT=${p%%:*} timeout 60 "$bin/twin_harness" --quick --only ${p##*:} > "$OUT/plant_${p%%:*}.log" 2>&1
    echo $? > "$OUT/plant_${p%%:*}.rc") &

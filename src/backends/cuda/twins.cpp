@@ -11,6 +11,7 @@ extern const ExtractorInfo kIntegerAdmCudaInfo;
 extern const ExtractorInfo kFloatVifCudaInfo;
 extern const ExtractorInfo kFloatAdmCudaInfo;
 extern const ExtractorInfo kFloatMsSsimCudaInfo;
+extern const ExtractorInfo kFloatMotionCudaInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -22,6 +23,7 @@ const ExtractorInfo* const kTwins[] = {
     &kFloatVifCudaInfo,
     &kFloatAdmCudaInfo,
     &kFloatMsSsimCudaInfo,
+    &kFloatMotionCudaInfo,
 };
 }  // namespace
 
