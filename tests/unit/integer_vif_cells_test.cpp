@@ -73,7 +73,7 @@ std::array<Accum, kNumScales> cells_sums(const FrameSetup& s, const T* x0, std::
 }
 
 // kWild: any 16-bit word in a 10/12-bit plane (samples of 2^bpc or more, which libvmaf accepts).
-enum class Content { kRandom, kNoisyCopy, kCheckerMax, kMaxVsZero, kGradient, kFlat, kWild };
+enum class Content { kRandom, kNoisyCopy, kCheckerMax, kMaxVsZero, kGradient, kFlat, kWild, kBlocksInverted };
 
 template <class T>
 void check(int w, int h, int bpc, Content c, double egl, bool skip, std::mt19937& rng) {
@@ -90,6 +90,8 @@ void check(int w, int h, int bpc, Content c, double egl, bool skip, std::mt19937
       switch (c) {
         case Content::kRandom: a = any(rng), b = any(rng); break;
         case Content::kWild: a = unsigned(rng()) & 0xFFFFu, b = unsigned(rng()) & 0xFFFFu; break;
+        // The twin harness's "extreme" pair: 7x5 blocks of 0 / max, the distorted picture inverted.
+        case Content::kBlocksInverted: a = ((col / 7 + r / 5) & 1) ? top : 0, b = top - a; break;
         case Content::kNoisyCopy: a = any(rng), b = unsigned(std::clamp(int(a) + noise(rng), 0, int(top))); break;
         case Content::kCheckerMax: a = ((r + col) & 1) ? top : 0, b = ((r / 2 + col) & 1) ? top : 0; break;
         case Content::kMaxVsZero: a = top, b = (col % 7 == 0) ? top : 0; break;
@@ -114,8 +116,8 @@ void check(int w, int h, int bpc, Content c, double egl, bool skip, std::mt19937
 
 TEST(IntegerVifCells, FrameSumsEqualTheCpuAtEveryDepthSizeAndOption) {
   std::mt19937 rng(5);
-  const Content contents[] = {Content::kRandom, Content::kNoisyCopy, Content::kCheckerMax,
-                              Content::kMaxVsZero, Content::kGradient, Content::kFlat};
+  const Content contents[] = {Content::kRandom, Content::kNoisyCopy, Content::kCheckerMax,     Content::kMaxVsZero,
+                              Content::kGradient, Content::kFlat,     Content::kBlocksInverted};
   for (int bpc : {8, 10, 12, 16})
     for (auto [w, h] : {std::pair{16, 16}, {17, 19}, {33, 35}, {64, 48}, {129, 95}})
       for (Content c : contents) {

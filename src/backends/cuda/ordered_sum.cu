@@ -12,15 +12,17 @@ using ordered_sum::kTile;
 constexpr int kThreads = 1024;
 constexpr int kPer = kTile / kThreads;  // consecutive elements per thread
 static_assert(kPer * kThreads == kTile);
-constexpr long long kMaxBackoff = 1 << 16;
+// After a run that stops early, this many elements go the plain way first (doubling while runs keep
+// stopping early, up to kMaxSerial): a sum that keeps leaving its binade gains nothing from scans.
+constexpr long long kFirstSerial = 64, kMaxSerial = 8192;
 
 // s += x[from..to), in order (loads batched ahead of the dependent adds).
 __device__ double add_serially(double s, const double* x, long long from, long long to) {
   long long i = from;
-  for (; i + 8 <= to; i += 8) {
-    double v[8];
-    for (int k = 0; k < 8; ++k) v[k] = x[i + k];
-    for (int k = 0; k < 8; ++k) s += v[k];
+  for (; i + 32 <= to; i += 32) {
+    double v[32];
+    for (int k = 0; k < 32; ++k) v[k] = x[i + k];
+    for (int k = 0; k < 32; ++k) s += v[k];
   }
   for (; i < to; ++i) s += x[i];
   return s;
@@ -29,10 +31,9 @@ __device__ double add_serially(double s, const double* x, long long from, long l
 __global__ void __launch_bounds__(kThreads) ordered_sums_kernel(OrderedSums sums, double* out, bool runs) {
   const double* x = sums.values[blockIdx.x];
   const long long n = sums.count[blockIdx.x];
-  __shared__ double tile[kTile];
   __shared__ unsigned long long warp_total[kThreads / 32];
   __shared__ double sum;
-  __shared__ long long pos, serial, backoff;
+  __shared__ long long pos, serial, early;
   __shared__ int first_bad;
   __shared__ long long end_units;
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
@@ -40,7 +41,7 @@ __global__ void __launch_bounds__(kThreads) ordered_sums_kernel(OrderedSums sums
     sum = 0.0;
     pos = 0;
     serial = runs ? 0 : n;
-    backoff = 0;
+    early = 0;
   }
   __syncthreads();
   for (;;) {
@@ -62,7 +63,6 @@ __global__ void __launch_bounds__(kThreads) ordered_sums_kernel(OrderedSums sums
       continue;
     }
     const int len = n - p < kTile ? int(n - p) : kTile;
-    for (int i = t; i < len; i += kThreads) tile[i] = x[p + i];
     if (t == 0) first_bad = len;
     __syncthreads();
 
@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(kThreads) ordered_sums_kernel(OrderedSums sums
     for (int k = 0; k < kPer; ++k) {
       const int idx = t * kPer + k;
       q[k] = 0;
-      ok[k] = idx >= len || ordered_sum::steps_of(tile[idx], e, q[k]);
+      ok[k] = idx >= len || ordered_sum::steps_of(x[p + idx], e, q[k]);
       if (!ok[k]) q[k] = 0;
       mine += (unsigned long long)q[k];
     }
@@ -120,15 +120,16 @@ __global__ void __launch_bounds__(kThreads) ordered_sums_kernel(OrderedSums sums
       long long next = p + fb;
       if (fb < len) {
         v += x[next++];  // the element the rule does not cover: one ordinary add
-        // A run that stopped early: leave the next stretch to the plain loop, longer each time.
+        // A run that stopped early: the next stretch goes the plain way, longer while this repeats.
         if (fb < len / 8) {
-          backoff = backoff ? (2 * backoff < kMaxBackoff ? 2 * backoff : kMaxBackoff) : 256;
-          serial = backoff;
+          const long long m = kFirstSerial << (early < 7 ? early : 7);
+          serial = m < kMaxSerial ? m : kMaxSerial;
+          ++early;
         } else {
-          backoff = 0;
+          early = 0;
         }
       } else {
-        backoff = 0;
+        early = 0;
       }
       sum = v;
       pos = next;

@@ -1,7 +1,7 @@
 #pragma once
 // Sequential double sums (s = 0; s += x[i], i ascending) of several arrays on the device, bit for bit
 // the CPU's loop, with the run rule of common/ordered_sum.hpp: one block per array scans tiles of
-// 4096 elements in parallel and adds the elements the rule does not cover one by one.
+// 8192 elements in parallel and adds the elements the rule does not cover one by one.
 #include <cuda_runtime.h>
 
 namespace vqtwin::cuda {
