@@ -8,7 +8,8 @@
 // Pass = every value bit-identical, the same names, the same refusals. Cases the twin's capability
 // check leaves to the CPU (-ENOTSUP: a model falls back there) are counted ("to CPU"), not compared.
 //
-//   twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N]
+//   twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--fixtures-only] [--phases small,options,large]
+//                [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]   (one case, every value printed)
 // Exit 0 all identical, 1 a difference, 77 no CUDA device (CTest: skipped). $VQTWIN_PLANT=name plants
 // a bug in a twin: the run must then fail (backends/cuda/twin.hpp).
 #include <algorithm>
@@ -240,7 +241,62 @@ struct Args {
   std::string only;
   std::string fixtures;
   unsigned fixture_frames = 4;
+  bool generated = true;
+  std::string phases = "small,options,large";  // --phases: which parts of the generated matrix run
+  std::string one_case;  // --case WxH:BPC:CHROMA:CONTENT[:OPTIONS]: that case alone, --repeat times
+  unsigned repeat = 1;
 };
+
+// --case: one generated case (as run_generated makes it), run `repeat` times; every value of both
+// sides printed where they differ. For chasing a difference the full run reported.
+bool run_one_case(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Args& a, Tally& t) {
+  int w = 0, h = 0, bd = 8;
+  char chroma[8] = {}, content[16] = {};
+  char opts[512] = {};
+  if (std::sscanf(a.one_case.c_str(), "%dx%d:%d:%7[0-9]:%15[a-z]:%511s", &w, &h, &bd, chroma, content, opts) < 5) {
+    std::fprintf(stderr, "twin_harness: --case WxH:BPC:420|422|444|400:CONTENT[:k=v,k=v]\n");
+    return false;
+  }
+  const std::string ch = chroma;
+  const ChromaFormat cf = ch == "444" ? ChromaFormat::k444 : ch == "422" ? ChromaFormat::k422 : ch == "400" ? ChromaFormat::k400 : ChromaFormat::k420;
+  Content c = Content::kTexture;
+  for (Content k : {Content::kFlat, Content::kIdentical, Content::kExtreme, Content::kRandom, Content::kTexture, Content::kWild})
+    if (std::string(to_string(k)) == content) c = k;
+  OptionPairs pairs;
+  std::string rest = opts;
+  for (std::size_t at = 0; at < rest.size();) {
+    const std::size_t end = std::min(rest.find(',', at), rest.size());
+    const std::string kv = rest.substr(at, end - at);
+    const std::size_t eq = kv.find('=');
+    if (eq != std::string::npos) pairs.push_back({kv.substr(0, eq), kv.substr(eq + 1)});
+    at = end + 1;
+  }
+  const OptionValues options(twin.spec->options, pairs, twin.name);
+  const PictureFormat f{w, h, bd, cf};
+  const unsigned frames = twin.spec->temporal ? 6 : 2;
+  for (unsigned r = 0; r < a.repeat; ++r) {
+    std::mt19937 rng(20261202);
+    std::vector<Picture> refs, dists;
+    for (unsigned i = 0; i < frames; ++i) {
+      refs.emplace_back(f);
+      dists.emplace_back(f);
+      fill(refs.back(), dists.back(), c, i, rng);
+    }
+    const Outcome cpu_out = run_implementation(cpu, options, refs, dists);
+    const Outcome dev_out = run_implementation(twin, options, refs, dists);
+    const unsigned long before = t.failures;
+    compare(std::string(twin.name), "run " + std::to_string(r) + " " + f.describe() + " " + to_string(c) + " " +
+                                        describe(pairs),
+            cpu_out, dev_out, t);
+    if (t.failures != before)
+      for (const auto& [name, v] : cpu_out.values) {
+        const auto it = dev_out.values.find(name);
+        const double d = it == dev_out.values.end() ? NAN : it->second;
+        std::printf("    %-40s cpu %.17g twin %.17g%s\n", name.c_str(), v, d, same_bits(v, d) ? "" : "  <-");
+      }
+  }
+  return true;
+}
 
 void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Args& a, Tally& t) {
   std::mt19937 rng(20261202);
@@ -282,17 +338,24 @@ void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Ar
                 t.values, t.failures);
     std::fflush(stdout);
   };
+  auto wanted = [&](const char* p) { return a.phases.find(p) != std::string::npos; };
   // Every depth x chroma x small size x content with default options.
-  for (int bd : depths)
-    for (ChromaFormat ch : chromas)
-      for (const Geometry& g : small)
-        for (Content c : contents) one({g.w, g.h, bd, ch}, c, {});
-  phase("small sizes");
-  // Every option set on a mid size at every depth, two contents.
-  for (const auto& pairs : sets)
+  if (wanted("small")) {
     for (int bd : depths)
-      for (Content c : {Content::kTexture, Content::kIdentical}) one({a.quick ? 176 : 853, a.quick ? 144 : 481, bd, ChromaFormat::k420}, c, pairs);
-  phase("option sets");
+      for (ChromaFormat ch : chromas)
+        for (const Geometry& g : small)
+          for (Content c : contents) one({g.w, g.h, bd, ch}, c, {});
+    phase("small sizes");
+  }
+  // Every option set on a mid size at every depth, two contents.
+  if (wanted("options")) {
+    for (const auto& pairs : sets)
+      for (int bd : depths)
+        for (Content c : {Content::kTexture, Content::kIdentical})
+          one({a.quick ? 176 : 853, a.quick ? 144 : 481, bd, ChromaFormat::k420}, c, pairs);
+    phase("option sets");
+  }
+  if (!wanted("large")) return;
   // Large sizes: 8 and 10 bits, 4:2:0 and 4:4:4, default options.
   for (const Geometry& g : large)
     for (int bd : {8, 10})
@@ -351,8 +414,14 @@ int harness(int argc, char** argv) {
     else if (s == "--only" && i + 1 < argc) a.only = argv[++i];
     else if (s == "--fixtures" && i + 1 < argc) a.fixtures = argv[++i];
     else if (s == "--frames" && i + 1 < argc) a.fixture_frames = unsigned(std::stoul(argv[++i]));
+    else if (s == "--fixtures-only") a.generated = false;
+    else if (s == "--phases" && i + 1 < argc) a.phases = argv[++i];
+    else if (s == "--case" && i + 1 < argc) a.one_case = argv[++i];
+    else if (s == "--repeat" && i + 1 < argc) a.repeat = unsigned(std::stoul(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N]\n");
+      std::fprintf(stderr, "usage: twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--fixtures-only]\n"
+                           "                    [--phases small,options,large]\n"
+                           "                    [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]\n");
       return 2;
     }
   }
@@ -377,8 +446,12 @@ int harness(int argc, char** argv) {
       continue;
     }
     Tally t;
-    run_generated(*twin, *cpu, a, t);
-    if (!a.fixtures.empty()) run_fixtures(*twin, *cpu, a, t);
+    if (!a.one_case.empty()) {
+      if (!run_one_case(*twin, *cpu, a, t)) return 2;
+    } else {
+      if (a.generated) run_generated(*twin, *cpu, a, t);
+      if (!a.fixtures.empty()) run_fixtures(*twin, *cpu, a, t);
+    }
     std::printf("%-22s %8lu %8lu %8lu %10lu %10lu %12.3g%s\n", std::string(twin->name).c_str(), t.cases,
                 t.refused_both, t.unsupported, t.values, t.identical, t.max_delta, t.failures ? "  FAIL" : "");
     all_ok = all_ok && t.failures == 0 && t.values > 0;

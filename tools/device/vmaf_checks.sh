@@ -23,18 +23,28 @@ TWINS=${TWINS:-motion_cuda vif_cuda adm_cuda float_motion_cuda float_vif_cuda fl
 BENCH_TWINS=$(echo $TWINS | tr ' ' ',')
 
 # 1. Device time per frame, each twin alone on an idle GPU.
-timeout ${BENCH_S:-40} "$bin/twin_device_time" --sizes 1920x1080,3840x2160 --depths 8,10 --twins "$BENCH_TWINS" \
+timeout ${BENCH_S:-40} "$bin/twin_device_time" --sizes 1920x1080,3840x2160 --depths ${BENCH_DEPTHS:-8,10} --twins "$BENCH_TWINS" \
   --reps 20 > "$OUT/bench.log" 2>&1
 echo "bench rc=$?"
 cat "$OUT/bench.log"
 
 # 2. Everything else at once (16 cores; the GPU is shared).
 H=${HARNESS_S:-100}
-for tw in $TWINS; do
-  (timeout $H "$bin/twin_harness" --only $tw --fixtures "$fx" --frames 8 > "$OUT/harness_$tw.log" 2>&1
-   echo $? > "$OUT/harness_$tw.rc") &
+# HARNESS_JOBS: "name=twin:args;..." (args with '+' for spaces); default: each twin's full run with the fixtures.
+if [ -z "${HARNESS_JOBS:-}" ]; then
+  HARNESS_JOBS=""
+  for tw in $TWINS; do HARNESS_JOBS="$HARNESS_JOBS;$tw=$tw:--fixtures+FX+--frames+8"; done
+fi
+JOBS=()
+IFS=';' read -ra specs <<< "$HARNESS_JOBS"
+for spec in "${specs[@]}"; do
+  [ -z "$spec" ] && continue
+  name=${spec%%=*}; rest=${spec#*=}; tw=${rest%%:*}; args=$(echo "${rest#*:}" | tr '+' ' ' | sed "s|FX|$fx|g")
+  JOBS+=("$name")
+  (timeout $H "$bin/twin_harness" --only $tw $args > "$OUT/harness_$name.log" 2>&1
+   echo $? > "$OUT/harness_$name.rc") &
 done
-PLANTS=${PLANTS:-motion_cuda_window:motion_cuda vif_cuda_rounding:vif_cuda adm_cuda_mask_shift:adm_cuda float_vif_cuda_row_sum:float_vif_cuda float_adm_cuda_aim_row:float_adm_cuda float_ms_ssim_cuda_cs_swap:float_ms_ssim_cuda float_motion_cuda_sad:float_motion_cuda}
+PLANTS=${PLANTS-motion_cuda_window:motion_cuda vif_cuda_rounding:vif_cuda adm_cuda_mask_shift:adm_cuda float_vif_cuda_row_sum:float_vif_cuda float_adm_cuda_aim_row:float_adm_cuda float_ms_ssim_cuda_cs_swap:float_ms_ssim_cuda float_motion_cuda_sad:float_motion_cuda}
 for p in $PLANTS; do
   (VQTWIN_PLANT=${p%%:*} timeout 60 "$bin/twin_harness" --quick --only ${p##*:} > "$OUT/plant_${p%%:*}.log" 2>&1
    echo $? > "$OUT/plant_${p%%:*}.rc") &
@@ -94,11 +104,11 @@ say "CLI --backend cuda vs --backend cpu (4 VMAF models x $(ls "$fx"/*_ref.y4m |
 grep -v '^same' "$OUT/cli.log" | head -12
 f=$(ls "$OUT"/cli/sd_576x324_8bit_420_vmaf_v0.6.1.cuda.json 2>/dev/null)
 [ -n "$f" ] && python3 -c "import json,sys;d=json.load(open(sys.argv[1]));print('receipt (sd, vmaf_v0.6.1):',json.dumps(d.get('backends')));print('frame 2:',json.dumps(d['frames'][2]['metrics']))" "$f"
-for tw in $TWINS; do
-  echo "== harness $tw (rc $(cat "$OUT/harness_$tw.rc" 2>/dev/null))"
-  grep -v '^  DIFF' "$OUT/harness_$tw.log" | tail -6
-  grep '^  DIFF' "$OUT/harness_$tw.log" | head -6
-  say "harness $tw rc=$(cat "$OUT/harness_$tw.rc" 2>/dev/null): $(grep "^$tw " "$OUT/harness_$tw.log" | tr -s ' ')"
+for job in "${JOBS[@]}"; do
+  echo "== harness $job (rc $(cat "$OUT/harness_$job.rc" 2>/dev/null))"
+  grep -v '^  DIFF\|^    ' "$OUT/harness_$job.log" | tail -6
+  grep '^  DIFF\|<-' "$OUT/harness_$job.log" | head -12
+  say "harness $job rc=$(cat "$OUT/harness_$job.rc" 2>/dev/null): $(grep -v '^ ' "$OUT/harness_$job.log" | grep -E '_cuda +[0-9]' | tr -s ' ') $(grep '^  [a-z_]* [a-z]* sizes\|option sets' "$OUT/harness_$job.log" | tail -1)"
 done
 for p in $PLANTS; do
   rc=$(cat "$OUT/plant_${p%%:*}.rc" 2>/dev/null)
