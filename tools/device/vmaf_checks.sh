@@ -17,6 +17,7 @@ tar -xJf "$here/fx.tar.xz" -C "$T"
 fx=$T/fx
 cp "$fx/sd_576x324_8bit_420_ref.y4m" "$fx/identical_576x324_8bit_420_ref.y4m"
 cp "$fx/sd_576x324_8bit_420_ref.y4m" "$fx/identical_576x324_8bit_420_dist.y4m"
+export bin fx OUT T
 say() { echo "SUMMARY: $*" >> "$OUT/summary.txt"; }
 nvidia-smi -L
 TWINS=${TWINS:-motion_cuda vif_cuda adm_cuda float_motion_cuda float_vif_cuda float_adm_cuda float_ms_ssim_cuda}
@@ -44,6 +45,8 @@ for spec in "${specs[@]}"; do
   (timeout $H "$bin/twin_harness" --only $tw $args > "$OUT/harness_$name.log" 2>&1
    echo $? > "$OUT/harness_$name.rc") &
 done
+# EXTRA: one more command line run beside them (its output in extra.log, printed at the end).
+[ -n "${EXTRA:-}" ] && (timeout $H bash -c "$EXTRA" > "$OUT/extra.log" 2>&1; echo $? > "$OUT/extra.rc") &
 PLANTS=${PLANTS-motion_cuda_window:motion_cuda vif_cuda_rounding:vif_cuda adm_cuda_mask_shift:adm_cuda float_vif_cuda_row_sum:float_vif_cuda float_adm_cuda_aim_row:float_adm_cuda float_ms_ssim_cuda_cs_swap:float_ms_ssim_cuda float_motion_cuda_sad:float_motion_cuda}
 for p in $PLANTS; do
   (VQTWIN_PLANT=${p%%:*} timeout 60 "$bin/twin_harness" --quick --only ${p##*:} > "$OUT/plant_${p%%:*}.log" 2>&1
@@ -115,6 +118,7 @@ for p in $PLANTS; do
   say "plant ${p%%:*} rc=$rc ($([ "$rc" = 1 ] && echo caught || echo NOT CAUGHT)) $(grep -m1 '^  DIFF' "$OUT/plant_${p%%:*}.log" | cut -c1-150)"
 done
 say "cuda_tests rc=$(cat "$OUT/cuda_tests.rc") $(grep -E '^\[  (PASSED|FAILED)' "$OUT/cuda_tests.log" | tr '\n' ' ')"
+[ -n "${EXTRA:-}" ] && { echo "== extra (rc $(cat "$OUT/extra.rc" 2>/dev/null))"; head -c 6000 "$OUT/extra.log"; }
 tar -C "$T" -czf "$DEST/logs.tgz" logs
 cp "$OUT/summary.txt" "$OUT/bench.log" "$DEST/"
 cat "$OUT/summary.txt"
