@@ -119,6 +119,17 @@ for p in $PLANTS; do
 done
 say "cuda_tests rc=$(cat "$OUT/cuda_tests.rc") $(grep -E '^\[  (PASSED|FAILED)' "$OUT/cuda_tests.log" | tr '\n' ' ')"
 [ -n "${EXTRA:-}" ] && { echo "== extra (rc $(cat "$OUT/extra.rc" 2>/dev/null))"; head -c 6000 "$OUT/extra.log"; }
+# NCU=twin,twin: per-kernel device time of those twins at 1080p (Nsight Compute, when it runs here).
+if [ -n "${NCU:-}" ]; then
+  ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+  if [ -n "$ncu_bin" ]; then
+    timeout ${NCU_S:-60} "$ncu_bin" --print-summary per-kernel --metrics gpu__time_duration.sum "$bin/twin_device_time" \
+      --twins "$NCU" --sizes 1920x1080 --depths 8 --reps 1 > "$OUT/ncu.log" 2>&1
+    echo "== ncu rc=$?"; grep -E "^  [a-z_].*\(|gpu__time_duration|Kernel|==PROF==|error" "$OUT/ncu.log" | head -80
+  else
+    echo "== ncu: not found"
+  fi
+fi
 tar -C "$T" -czf "$DEST/logs.tgz" logs
 cp "$OUT/summary.txt" "$OUT/bench.log" "$DEST/"
 cat "$OUT/summary.txt"
