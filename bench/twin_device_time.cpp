@@ -2,7 +2,7 @@
 // the frame already uploaded), at each size and bit depth: median and mean over --reps frames after
 // three warm-up frames. Then the ordered double sum (backends/cuda/ordered_sum) against its one-thread
 // loop on an SSIM-like array, with the bits of both checked against the host's loop. Figures only.
-//   twin_device_time [--sizes 1920x1080,3840x2160] [--depths 8,10] [--twins a,b] [--reps N]
+//   twin_device_time [--sizes 1920x1080,3840x2160] [--depths 8,10] [--twins a,b] [--reps N] [--ordered-sums 0|1]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -134,6 +134,7 @@ int bench(int argc, char** argv) {
   std::vector<int> depths{8};
   std::vector<std::string> twins;
   int reps = 20;
+  bool ordered = true;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--sizes") {
@@ -146,6 +147,8 @@ int bench(int argc, char** argv) {
       twins = split(v, ',');
     } else if (k == "--reps") {
       reps = std::max(1, std::stoi(v));
+    } else if (k == "--ordered-sums") {
+      ordered = v != "0";
     } else {
       throw Error("unknown argument " + k);
     }
@@ -165,8 +168,10 @@ int bench(int argc, char** argv) {
   for (const auto& [w, h] : sizes)
     for (int bd : depths)
       for (const auto& t : twins) time_twin(t, PictureFormat{w, h, bd, ChromaFormat::k420}, reps);
-  time_ordered_sum(1910LL * 1070LL);
-  time_ordered_sum(3830LL * 2150LL);
+  if (ordered) {
+    time_ordered_sum(1910LL * 1070LL);
+    time_ordered_sum(3830LL * 2150LL);
+  }
   return 0;
 }
 

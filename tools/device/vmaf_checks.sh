@@ -124,7 +124,7 @@ if [ -n "${NCU:-}" ]; then
   ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
   if [ -n "$ncu_bin" ]; then
     timeout ${NCU_S:-60} "$ncu_bin" --print-summary per-kernel --metrics gpu__time_duration.sum "$bin/twin_device_time" \
-      --twins "$NCU" --sizes 1920x1080 --depths 8 --reps 1 > "$OUT/ncu.log" 2>&1
+      --twins "$NCU" --sizes 1920x1080 --depths 8 --reps 1 --ordered-sums 0 > "$OUT/ncu.log" 2>&1
     echo "== ncu rc=$?"; grep -E "^  [a-z_].*\(|gpu__time_duration|Kernel|==PROF==|error" "$OUT/ncu.log" | head -80
   else
     echo "== ncu: not found"
