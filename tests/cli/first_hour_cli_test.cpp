@@ -222,9 +222,9 @@ TEST_F(FirstHour, InputsOfDifferentLengthsAreSaid) {
                        " has 6; scored 4; --strict_length makes this an error\n");
   // The other way round, and from a pipe (the length counted by reading on).
   o = run("-q -r - -d " + r + " -n --feature psnr -o " + path("o.json") + " < " + d);
-  EXPECT_EQ(o.err, "vqtwin: warning: - ended after 4 frames, " + r + " has 6; scored 4; --strict_length makes this an error\n");
+  EXPECT_EQ(o.err, "vqtwin: warning: standard input ended after 4 frames, " + r + " has 6; scored 4; --strict_length makes this an error\n");
   o = run("-q -r " + r + " -d - -n --feature psnr -o " + path("o.json") + " < " + d);
-  EXPECT_EQ(o.err, "vqtwin: warning: - ended after 4 frames, " + r + " has 6; scored 4; --strict_length makes this an error\n");
+  EXPECT_EQ(o.err, "vqtwin: warning: standard input ended after 4 frames, " + r + " has 6; scored 4; --strict_length makes this an error\n");
   o = run("-q -r " + d + " -d - -n --feature psnr -o " + path("o.json") + " < " + r);
   EXPECT_EQ(o.err, "vqtwin: warning: " + d + " ended after 4 frames, - has 6; scored 4; --strict_length makes this an error\n");
   // --strict_length: an error, and the frames scored are still written.
