@@ -6,6 +6,7 @@
 // table is the CPU's, copied to the device once.
 #include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "backends/cuda/reduce.cuh"
@@ -15,6 +16,7 @@
 #include "features/integer_vif/front.hpp"
 #include "features/integer_vif/log_table.hpp"
 #include "features/integer_vif/schema.hpp"
+#include "vqtwin/error.hpp"
 
 namespace vqtwin {
 namespace integer_vif {
@@ -186,9 +188,20 @@ class VifCuda final : public cuda::CudaTwin {
   void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
     const SlotState& s = *state_[slot.index()];
     std::array<Accum, kNumScales> sums{};
+    const FrameSetup& setup = front_.setup();
     for (int k = 0; k < kNumScales; ++k) {
       const unsigned long long* v = s.host.get() + 4 * k;
       sums[k] = {std::int64_t(v[0]), std::int64_t(v[1]), std::int64_t(v[2]), std::int64_t(v[3])};
+      // Every term of every sum is >= 0 and a scale has at most w x h linear-branch pixels, whatever
+      // the samples: anything else did not come from the kernels (a transfer or device fault), and is
+      // an error rather than a number.
+      const std::int64_t pixels = std::int64_t(setup.width >> k) * std::int64_t(setup.height >> k);
+      if (sums[k].num_log < 0 || sums[k].den_log < 0 || sums[k].lin_sigma2 < 0 || sums[k].lin_count < 0 ||
+          sums[k].lin_count > pixels)
+        throw Error("vif_cuda: frame " + std::to_string(index) + ", scale " + std::to_string(k) +
+                    ": the device returned sums no frame can give (num_log " + std::to_string(sums[k].num_log) +
+                    ", den_log " + std::to_string(sums[k].den_log) + ", lin_sigma2 " +
+                    std::to_string(sums[k].lin_sigma2) + ", lin_count " + std::to_string(sums[k].lin_count) + ")");
     }
     front_.emit(sums, index, out);
   }
