@@ -7,6 +7,12 @@ extern const ExtractorInfo kPsnrCudaInfo;
 extern const ExtractorInfo kFloatPsnrCudaInfo;
 extern const ExtractorInfo kFloatSsimCudaInfo;
 extern const ExtractorInfo kIntegerSsimCudaInfo;
+extern const ExtractorInfo kIntegerMotionCudaInfo;
+extern const ExtractorInfo kIntegerVifCudaInfo;
+extern const ExtractorInfo kIntegerAdmCudaInfo;
+extern const ExtractorInfo kFloatVifCudaInfo;
+extern const ExtractorInfo kFloatAdmCudaInfo;
+extern const ExtractorInfo kFloatMsSsimCudaInfo;
 extern const ExtractorInfo kFloatMotionCudaInfo;
 
 namespace {
@@ -15,6 +21,12 @@ const ExtractorInfo* const kTwins[] = {
     &kFloatPsnrCudaInfo,
     &kFloatSsimCudaInfo,
     &kIntegerSsimCudaInfo,
+    &kIntegerMotionCudaInfo,
+    &kIntegerVifCudaInfo,
+    &kIntegerAdmCudaInfo,
+    &kFloatVifCudaInfo,
+    &kFloatAdmCudaInfo,
+    &kFloatMsSsimCudaInfo,
     &kFloatMotionCudaInfo,
 };
 }  // namespace
