@@ -8,6 +8,8 @@
 // plus the device memory the pipeline and twins hold. Figures only; nothing is asserted.
 //   cuda_bench [--sizes 1920x1080,3840x2160] [--depths 8,10] [--twins psnr_cuda,vif_cuda+adm_cuda]
 //              [--frames N] [--slots N] [--cpu-threads N] [--cli PATH] [--cli-frames N]
+//   cuda_bench --pinning SLOTS MIB     what start-up spends pinning the slots' host memory
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -250,7 +252,9 @@ std::pair<double, double> cli_fps(const Args& a, const std::string& ref, const s
   double mib = 0;
   std::ifstream in(err);
   for (std::string line; std::getline(in, line);)
-    if (line.find("peak memory") != std::string::npos) mib = std::atof(line.substr(line.find(':') + 1).c_str()) / 1024;
+    // "vqtwin: peak memory:   123456 kB": the number follows the label's colon (not the program name's).
+    if (const auto at = line.find("peak memory:"); at != std::string::npos)
+      mib = std::atof(line.c_str() + at + std::strlen("peak memory:")) / 1024;
   if (rc != 0) return {-1, mib};
   return {a.cli_frames / secs, mib};
 }
@@ -261,8 +265,66 @@ std::string cli_features(const std::vector<std::string>& names) {
   return s + " -n";
 }
 
+// What start-up spends on the frame slots' pinned memory: `slots` blocks of `mib` MiB allocated by
+// cudaHostAlloc one after the other and from one thread each, and the same with ordinary memory on
+// transparent huge pages registered by cudaHostRegister. Milliseconds, allocation and release.
+void pinning(unsigned slots, double mib) {
+  const std::size_t bytes = std::size_t(mib * (1 << 20));
+  auto timed = [&](const char* what, bool threads, bool huge) {
+    std::vector<void*> blocks(slots, nullptr);
+    auto one = [&](unsigned i) {
+      if (!huge) {
+        cuda::check(cudaHostAlloc(&blocks[i], bytes, cudaHostAllocPortable), "cudaHostAlloc");
+        return;
+      }
+      const std::size_t two = std::size_t(2) << 20, size = (bytes + two - 1) / two * two;
+      void* p = std::aligned_alloc(two, size);
+      madvise(p, size, MADV_HUGEPAGE);
+      std::memset(p, 0, size);
+      cuda::check(cudaHostRegister(p, size, cudaHostRegisterPortable), "cudaHostRegister");
+      blocks[i] = p;
+    };
+    const auto t0 = Clock::now();
+    if (threads) {
+      std::vector<std::thread> pool;
+      for (unsigned i = 0; i < slots; ++i) pool.emplace_back(one, i);
+      for (auto& t : pool) t.join();
+    } else {
+      for (unsigned i = 0; i < slots; ++i) one(i);
+    }
+    const double alloc = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    const auto t1 = Clock::now();
+    for (void* p : blocks) {
+      if (huge) {
+        cudaHostUnregister(p);
+        std::free(p);
+      } else {
+        cudaFreeHost(p);
+      }
+    }
+    const double release = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
+    std::printf("pinning %u x %.1f MiB, %-44s %8.1f ms, released in %6.1f ms (%.1f GB/s)\n", slots, mib, what, alloc,
+                release, slots * double(bytes) / alloc / 1e6);
+  };
+  cuda::use_device(0);
+  cudaFree(nullptr);  // the context first: not part of the figures
+  timed("cudaHostAlloc, one thread", false, false);
+  timed("cudaHostAlloc, a thread per slot", true, false);
+  timed("huge pages + cudaHostRegister, one thread", false, true);
+  timed("huge pages + cudaHostRegister, a thread per slot", true, true);
+}
+
 int bench(int argc, char** argv) {
   Args a;
+  if (argc == 4 && std::string(argv[1]) == "--pinning") {
+    std::string why;
+    if (!cuda_device_usable(0, &why)) {
+      std::printf("cuda_bench: skipped: no CUDA device (%s)\n", why.c_str());
+      return 0;
+    }
+    pinning(unsigned(std::stoul(argv[2])), std::stod(argv[3]));
+    return 0;
+  }
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--sizes") {

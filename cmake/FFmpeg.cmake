@@ -23,6 +23,12 @@ if(VQTWIN_FFMPEG)
   add_library(vqtwin_ffmpeg INTERFACE)
   add_library(vqtwin::ffmpeg ALIAS vqtwin_ffmpeg)
   target_include_directories(vqtwin_ffmpeg SYSTEM INTERFACE ${VQTWIN_avformat_INCLUDE_DIR})
-  target_link_libraries(vqtwin_ffmpeg INTERFACE ${vqtwin_ffmpeg_libs})
+  if(VQTWIN_LAZY_FFMPEG)
+    # The libraries are dlopen()ed by src/common/lazy_ffmpeg.cpp when first used (found above all the
+    # same, so that a build without them fails here, as before).
+    target_link_libraries(vqtwin_ffmpeg INTERFACE ${CMAKE_DL_LIBS})
+  else()
+    target_link_libraries(vqtwin_ffmpeg INTERFACE ${vqtwin_ffmpeg_libs})
+  endif()
   set(VQTWIN_HAVE_FFMPEG ON)
 endif()

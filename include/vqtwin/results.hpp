@@ -43,6 +43,9 @@ class VQTWIN_API Results {
   void put(std::string_view name, unsigned frame, double value, Order order);
   void put(std::string_view name, unsigned frame, double value);
   void aggregate(std::string_view name, double value);
+  // Forgets the values of frames `frame` and later (a run that failed at that frame after later
+  // frames, read in parallel, were computed); a name left with no value is forgotten too.
+  void drop_frames_from(unsigned frame);
 
   // Names in output order.
   std::vector<std::string> names() const;

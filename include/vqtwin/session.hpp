@@ -13,9 +13,12 @@
 #include "vqtwin/error.hpp"
 #include "vqtwin/export.hpp"
 #include "vqtwin/picture.hpp"
+#include "vqtwin/rcpss.hpp"
 #include "vqtwin/results.hpp"
 
 namespace vqtwin {
+
+class FrameFeeder;
 
 struct SessionConfig {
   std::vector<std::string> features;  // "--feature" texts: "psnr", "float_ssim=enable_db=true:clip_db=true"
@@ -28,6 +31,9 @@ struct SessionConfig {
   // ~0u = the portable code alone). Speed only: every variant computes the same bits. It applies while
   // the session lasts, to every session and run in the process.
   unsigned cpumask = 0;
+  // Whose x86 `rcpss` reciprocal float ADM reproduces (vqtwin/rcpss.hpp): it changes float ADM's values
+  // and the float VMAF models' scores in the last digits (order 1e-7), nothing else.
+  Rcpss rcpss = Rcpss::kAmd;
   // Worker threads computing frames in parallel (the pushing threads only copy); 0 = one per core.
   // Results are identical for every number.
   unsigned threads = 0;
@@ -95,6 +101,8 @@ class VQTWIN_API Session {
   unsigned frames_pushed() const;
 
  private:
+  // vqtwin::run's file reader, whose frames the workers read themselves (core/session_internal.hpp).
+  friend void feed_session(Session& session, FrameFeeder& feeder);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -18,7 +18,8 @@ class FrameSlot {
   virtual unsigned index() const = 0;  // 0..slot_count()-1
   virtual Picture& ref() = 0;
   virtual Picture& dist() = 0;
-  // Enqueues the pair's upload: raw samples as stored, one copy per plane, no conversion.
+  // Enqueues the pair's upload: raw samples as stored, no conversion; the planes its pipeline
+  // uploads (every plane unless set_uploaded_planes said fewer).
   virtual void upload() = 0;
   // Blocks until everything enqueued on this slot is done (the frame's one host synchronisation).
   // Throws vqtwin::Error on a device fault.
@@ -31,7 +32,12 @@ class DevicePipeline {
   virtual unsigned slot_count() const = 0;
   virtual FrameSlot& slot(unsigned i) = 0;
   virtual const PictureFormat& format() const = 0;
+  // The planes every slot's upload() copies from now on (bit p = plane p): the union of what the
+  // twins bound to it read. A luma-only twin then costs a third less upload at 4:2:0, half at 4:4:4.
+  virtual void set_uploaded_planes(unsigned mask) = 0;
 };
+
+inline constexpr unsigned kAllPlanes = 0x7;
 
 // A twin: its work for a frame is enqueued by submit() (no waiting) and its values written by
 // collect() after the slot's wait(). Temporal twins get submit() and collect() each in frame order;
@@ -43,8 +49,14 @@ class DeviceExtractor : public Extractor {
   virtual void bind(DevicePipeline& pipeline) = 0;
   virtual void submit(FrameSlot& slot, unsigned index) = 0;
   virtual void collect(FrameSlot& slot, unsigned index, FeatureSink& out) = 0;
+  // The planes of the pair this context reads on the device (bit p = plane p); every plane unless a
+  // twin says fewer. Known from the options, before init().
+  virtual unsigned planes_read() const { return kAllPlanes; }
 };
 
+// How many CUDA devices this process sees (0 when none, or built without CUDA: `why` then says why).
+// What --gpu all means.
+int cuda_device_count(std::string* why);
 // Whether CUDA device `device` can be used; when not, `why` says why (no device, old driver, ...).
 bool cuda_device_usable(int device, std::string* why);
 // A pipeline of `slots` frame slots on CUDA device `device` for pictures of `format`. Throws

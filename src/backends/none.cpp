@@ -7,6 +7,11 @@ namespace vqtwin {
 
 std::span<const ExtractorInfo* const> cuda_twins() { return {}; }
 
+int cuda_device_count(std::string* why) {
+  if (why) *why = "this vqtwin was built without CUDA";
+  return 0;
+}
+
 bool cuda_device_usable(int, std::string* why) {
   if (why) *why = "this vqtwin was built without CUDA";
   return false;

@@ -1,10 +1,14 @@
 // A run on two files: open the inputs, then feed their frames to a Session (core/session.cpp), which
 // registers the contexts, computes the frames on its workers, flushes and predicts.
 #include <algorithm>
+#include <array>
 #include <exception>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
+#include "core/engine.hpp"
 #include "core/session_internal.hpp"
 #include "io/alignment.hpp"
 #include "io/inputs.hpp"
@@ -20,12 +24,14 @@ const char* version() { return "0.1.0"; }
 namespace {
 
 // A file run: both inputs opened and made comparable, --frame_skip_* and --sync applied, then the
-// frames read (on the calling thread, straight into the session's pictures) and submitted to one
-// Session, whose workers compute them. The first frames' thumbnails feed the time-shift check; the
-// inputs' lengths are compared at the end.
-class Engine {
+// frames read by the workers of one Session (straight into its pictures), each worker computing the
+// frame it read. Frames of regular y4m/raw files are only claimed under read_mutex_ (their place in the
+// file) and read by the worker after it lets go of the lock, so workers read in parallel; other inputs
+// are read under the lock, one frame after the other. The first frames' thumbnails feed the time-shift
+// check; the inputs' lengths are compared at the end.
+class Engine final : public FrameFeeder {
  public:
-  Engine(const RunConfig& cfg, Results& out) : cfg_(cfg), out_(out) {}
+  Engine(const RunConfig& cfg, Results& out, const InputOpener& open) : cfg_(cfg), out_(out), open_(open) {}
 
   void run() {
     if (cfg_.subsample == 0) throw Error("--subsample must be at least 1");
@@ -49,7 +55,8 @@ class Engine {
     Session session(sc, format_, out_);
     std::exception_ptr failure;
     try {
-      read_frames(session);
+      check_first_frame();
+      feed_session(session, *this);
     } catch (...) {
       failure = std::current_exception();
     }
@@ -72,43 +79,70 @@ class Engine {
     if (cfg_.no_prediction && cfg_.features.empty()) throw Error("nothing to compute: give --feature or --model");
   }
 
-  // Reads frame pairs into the session's pictures until an input ends, --frame_cnt, or a stop. A read
-  // error is thrown (the session then still finishes over the frames submitted).
-  void read_frames(Session& session) {
-    for (;;) {
-      if (stop_requested()) return;
-      if (cfg_.frame_cnt && frames_read_ >= cfg_.frame_cnt) return;
-      const Session::Slot slot = session.acquire();
-      bool got = false;
-      try {
-        got = read_pair(*slot.ref, *slot.dist);
-      } catch (...) {
-        session.release(slot);
-        // A read given up on a stop request is the stop, not an input error.
-        if (stop_requested()) return;
-        throw;
-      }
-      if (!got) {
-        session.release(slot);
-        return;
-      }
-      ++frames_read_;
-      session.submit(slot);
-    }
+  // Before the session's first pictures are allocated: a pipe that ends within its first frame's first
+  // 64 KiB (one that sends a header declaring a huge picture, then stops) is an error now, not after
+  // gigabytes are allocated for it (a regular file's size was checked when it was opened). A clean end
+  // is left to the first read.
+  void check_first_frame() {
+    if (stop_requested()) return;
+    ref_->more();
+    dist_->more();
   }
 
-  // The next frame of both inputs; false at the end of an input (ended_first_ says which;
-  // check_lengths() reports it after the run).
-  bool read_pair(Picture& ref, Picture& dist) {
-    if (!ref_->read(ref)) {
+  // The next frame pair into `ref` and `dist` (from a session worker, several at once); nothing when
+  // the run stops here (an input ended, --frame_cnt, a stop request, an earlier frame failed to read).
+  std::optional<unsigned> next(Picture& ref, Picture& dist) override {
+    unsigned index;
+    std::optional<FrameClaim> ref_claim, dist_claim;
+    {
+      std::lock_guard lock(read_mutex_);
+      if (stop_) return std::nullopt;
+      if (cfg_.frame_cnt && frames_read_ >= cfg_.frame_cnt) return std::nullopt;
+      try {
+        if (!take_pair(ref, dist, ref_claim, dist_claim)) {
+          stop_ = true;
+          return std::nullopt;
+        }
+      } catch (...) {
+        stop_ = true;
+        // A read given up on a stop request is the stop, not an input error.
+        if (stop_requested()) return std::nullopt;
+        throw FeedError{frames_read_, std::current_exception()};
+      }
+      index = frames_read_++;
+    }
+    try {
+      if (ref_claim) ref_->read_claimed(*ref_claim, ref);
+      if (dist_claim) dist_->read_claimed(*dist_claim, dist);
+      keep_thumbnails(ref, dist, index);
+    } catch (...) {
+      // A claimed frame could not be read (the file shrank, an I/O error): the run stops, the frames
+      // before it are kept, and this frame and any later one computed meanwhile are dropped.
+      {
+        std::lock_guard lock(read_mutex_);
+        stop_ = true;
+      }
+      throw FeedError{index, std::current_exception()};
+    }
+    return index;
+  }
+
+  // Takes the next frame of both inputs (read_mutex_ held): claimed (its read left to the caller) or
+  // read now. False when the run stops here: a stop request, or the end of an input (ended_first_
+  // says which; check_lengths() reports it after the run).
+  bool take_pair(Picture& ref, Picture& dist, std::optional<FrameClaim>& ref_claim,
+                 std::optional<FrameClaim>& dist_claim) {
+    if (stop_requested()) return false;
+    ref_claim = ref_->claim();
+    if (!ref_claim && !ref_->read(ref)) {
       ended_first_ = 1;
       return false;
     }
-    if (!dist_->read(dist)) {
+    dist_claim = dist_->claim();
+    if (!dist_claim && !dist_->read(dist)) {
       ended_first_ = 2;
       return false;
     }
-    if (cfg_.sync.empty()) keep_thumbnails(ref, dist, frames_read_);
     return true;
   }
 
@@ -121,7 +155,7 @@ class Engine {
     options.source.limits = InputLimits{cfg_.max_pixels, cfg_.stop};
     options.scale = cfg_.scale;
     options.common_bitdepth = cfg_.common_bitdepth;
-    Inputs in = open_inputs(cfg_.reference, cfg_.distorted, options);
+    Inputs in = open_(options);
     format_ = in.format;
     out_.width = format_.width;
     out_.height = format_.height;
@@ -190,17 +224,28 @@ class Engine {
     return total;
   }
 
-  // The first frames' thumbnails are kept as they are read; once there are enough, the check runs.
+  // The first frames' thumbnails are kept as they are read (by the worker that read the frame, in
+  // any order); once there are enough, the check runs.
   void keep_thumbnails(const Picture& ref, const Picture& dist, unsigned index) {
-    if (thumbs_checked_ || index >= unsigned(kSyncFrames)) return;
-    ref_thumbs_.push_back(make_thumbnail(ref));
-    dist_thumbs_.push_back(make_thumbnail(dist));
-    if (ref_thumbs_.size() == std::size_t(kSyncFrames)) check_shift();
+    if (!cfg_.sync.empty() || index >= unsigned(kSyncFrames)) return;
+    Thumbnail r = make_thumbnail(ref), d = make_thumbnail(dist);
+    std::lock_guard lock(thumbs_mutex_);
+    if (thumbs_checked_) return;
+    ref_thumbs_[index] = std::move(r);
+    dist_thumbs_[index] = std::move(d);
+    thumb_kept_[index] = true;
+    if (++thumbs_kept_ == unsigned(kSyncFrames)) check_shift();
   }
 
+  // On the frames from the first on whose thumbnails are kept (all of them unless a read failed).
   void check_shift() {
     thumbs_checked_ = true;
-    const ShiftEstimate e = estimate_shift(ref_thumbs_, dist_thumbs_);
+    std::vector<Thumbnail> rt, dt;
+    for (int i = 0; i < kSyncFrames && thumb_kept_[std::size_t(i)]; ++i) {
+      rt.push_back(ref_thumbs_[std::size_t(i)]);
+      dt.push_back(dist_thumbs_[std::size_t(i)]);
+    }
+    const ShiftEstimate e = estimate_shift(rt, dt);
     if (e.offset != 0 && cfg_.warn)
       cfg_.warn(describe_shift(e, ref_->path(), dist_->path(), skipped_ref_, skipped_dist_));
   }
@@ -239,22 +284,35 @@ class Engine {
 
   const RunConfig& cfg_;
   Results& out_;
+  const InputOpener& open_;
   std::unique_ptr<PictureSource> ref_, dist_;
   PictureFormat format_{};
   unsigned threads_ = 1;
   unsigned skipped_ref_ = 0, skipped_dist_ = 0;  // frames skipped at the start (--frame_skip_*, --sync auto)
   unsigned total_ = 0;                           // frames expected (progress)
+  std::mutex read_mutex_;  // guards the inputs' read(), claim() and skip(), and the three below
+  bool stop_ = false;      // no more frames are taken
   unsigned frames_read_ = 0;
-  int ended_first_ = 0;                          // 1: the reference ended first, 2: the distorted
-  std::vector<Thumbnail> ref_thumbs_, dist_thumbs_;
+  int ended_first_ = 0;  // 1: the reference ended first, 2: the distorted
+  // The first frames' thumbnails (the shift check), by frame; thumbs_mutex_ guards them once workers run.
+  std::mutex thumbs_mutex_;
+  std::array<Thumbnail, kSyncFrames> ref_thumbs_, dist_thumbs_;
+  std::array<bool, kSyncFrames> thumb_kept_{};
+  unsigned thumbs_kept_ = 0;
   bool thumbs_checked_ = false;
 };
 
 }  // namespace
 
-void run(const RunConfig& config, Results& out) {
-  Engine engine(config, out);
+void run_with_inputs(const RunConfig& config, Results& out, const InputOpener& open) {
+  Engine engine(config, out, open);
   engine.run();
+}
+
+void run(const RunConfig& config, Results& out) {
+  run_with_inputs(config, out, [&](const InputOptions& options) {
+    return open_inputs(config.reference, config.distorted, options);
+  });
 }
 
 }  // namespace vqtwin

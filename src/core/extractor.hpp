@@ -8,6 +8,7 @@
 
 #include "core/feature_spec.hpp"
 #include "core/options.hpp"
+#include "core/run_settings.hpp"
 #include "vqtwin/backend.hpp"
 #include "vqtwin/picture.hpp"
 
@@ -49,7 +50,12 @@ struct ExtractorInfo {
   std::string_view name;  // spec->name for the CPU reference, e.g. "psnr_cuda" for a twin
   CheckContext check_context = nullptr;  // twins only
   // Validates option combinations (throws vqtwin::Error) and builds the context.
-  std::unique_ptr<Extractor> (*create)(const OptionValues& options) = nullptr;
+  std::unique_ptr<Extractor> (*make)(const OptionValues& options, const RunSettings& run) = nullptr;
+
+  // make() with the run's settings (the defaults where a test or a benchmark has no run).
+  std::unique_ptr<Extractor> create(const OptionValues& options, const RunSettings& run = {}) const {
+    return make(options, run);
+  }
 };
 
 }  // namespace vqtwin

@@ -9,9 +9,12 @@
 
 namespace vqtwin {
 
+// An implementation takes what it needs: its options and the run's settings, its options, or nothing.
 template <class Impl>
-std::unique_ptr<Extractor> create_extractor(const OptionValues& options) {
-  if constexpr (std::is_constructible_v<Impl, const OptionValues&>)
+std::unique_ptr<Extractor> create_extractor(const OptionValues& options, const RunSettings& run) {
+  if constexpr (std::is_constructible_v<Impl, const OptionValues&, const RunSettings&>)
+    return std::make_unique<Impl>(options, run);
+  else if constexpr (std::is_constructible_v<Impl, const OptionValues&>)
     return std::make_unique<Impl>(options);
   else
     return std::make_unique<Impl>();

@@ -53,6 +53,22 @@ void Results::put(std::string_view name, unsigned frame, double value) {
   put(name, frame, value, Order{});
 }
 
+void Results::drop_frames_from(unsigned frame) {
+  std::lock_guard lock(mutex_);
+  for (auto it = series_.begin(); it != series_.end();) {
+    Series& s = it->second;
+    if (s.values.size() > frame) {
+      s.values.resize(frame);
+      s.written.resize(frame);
+    }
+    if (std::find(s.written.begin(), s.written.end(), true) == s.written.end()) {
+      it = series_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 void Results::aggregate(std::string_view name, double value) {
   std::lock_guard lock(mutex_);
   for (auto& a : aggregates_)

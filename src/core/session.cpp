@@ -103,8 +103,10 @@ constexpr unsigned kMinDeviceWorkers = 4;
 
 bool names_a_twin(const ContextRequest& r) { return r.info->backend != Backend::kCpu; }
 
-// Thrown in a frame whose temporal turn will never come (an earlier frame failed).
+// Thrown in a frame whose temporal turn will never come: an earlier frame failed (Aborted), or a frame
+// before it could not be read (Dropped: this one is not kept).
 struct Aborted {};
+struct Dropped {};
 
 void check_format(const PictureFormat& f) {
   check_picture_size("the session's picture format", f.width, f.height, InputLimits{kMaxPixelsLimit, nullptr});
@@ -225,7 +227,7 @@ struct Session::Impl {
       ResolvedContext r = resolve_context(c->request, cfg_.backend, format_, all_extractors(), have_device, cfg_.warn);
       c->info = r.info;
       c->receipt = std::string(r.info->name) + (r.fell_back ? " (cpu fallback)" : "");
-      c->extractor = r.info->create(r.options);
+      c->extractor = r.info->create(r.options, RunSettings{cfg_.rcpss});
       if (r.info->backend != Backend::kCpu) {
         c->device = dynamic_cast<DeviceExtractor*>(c->extractor.get());
         if (!c->device) throw Error(std::string(r.info->name) + " is not a device extractor");
@@ -237,6 +239,11 @@ struct Session::Impl {
       workers = std::max(workers, kMinDeviceWorkers);
       // One slot per worker and one more, filled while the workers compute.
       pipeline_ = make_cuda_pipeline(format_, cfg_.gpu, workers + 1);
+      // Each frame uploads only the planes some twin reads.
+      unsigned planes = 0;
+      for (const auto& c : contexts_)
+        if (c->device) planes |= c->device->planes_read();
+      pipeline_->set_uploaded_planes(planes);
     }
     for (auto& c : contexts_) {
       if (c->device) c->device->bind(*pipeline_);
@@ -366,6 +373,12 @@ struct Session::Impl {
     const double secs =
         submitted_ ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() : 0;
     stop_workers();
+    // A frame fed in parallel could not be read: the frames after it, computed meanwhile, are not kept
+    // (as if they had been read after it, one by one).
+    if (frames_kept_ < submitted_) {
+      submitted_ = frames_kept_;
+      out_.drop_frames_from(frames_kept_);
+    }
     out_.frames = submitted_;
     out_.fps = secs > 0 ? submitted_ / secs : 0;
     // Flush what was computed (also after an error: those frames' results stay valid).
@@ -391,16 +404,30 @@ struct Session::Impl {
     unsigned index;
   };
 
+  // A worker: the next queued frame (push, submit) or, while a feeder feeds, the feeder's next frame read
+  // into a free slot; every context run on it; repeat.
   void work() {
     for (;;) {
       Queued q;
+      bool fed = false;
       {
         std::unique_lock lock(mutex_);
-        queued_cv_.wait(lock, [&] { return !queue_.empty() || closing_; });
-        if (queue_.empty()) return;
-        q = queue_.front();
-        queue_.pop_front();
+        queued_cv_.wait(lock, [&] { return !queue_.empty() || closing_ || can_feed(); });
+        if (!queue_.empty()) {
+          q = queue_.front();
+          queue_.pop_front();
+        } else if (can_feed()) {
+          q.slot = free_.back();
+          free_.pop_back();
+          fed = true;
+        } else {
+          return;
+        }
         ++busy_;
+      }
+      if (fed && !take_fed(q)) {
+        done_with(q.slot);
+        continue;
       }
       bool ok = true;
       if (!aborted_) {
@@ -408,8 +435,10 @@ struct Session::Impl {
           FrameSlot* device_slot = pipeline_ ? &pipeline_->slot(q.slot) : nullptr;
           const Session::Slot s = slot(q.slot);
           process(*s.ref, *s.dist, q.index, device_slot);
+        } catch (const Dropped&) {
+          ok = false;  // a frame before this one could not be read: this one is not kept
         } catch (...) {
-          fail(std::current_exception());
+          fail(std::current_exception(), q.index);
           ok = false;
         }
       }
@@ -417,14 +446,74 @@ struct Session::Impl {
         const unsigned done = ++frames_done_;
         if (cfg_.progress) cfg_.progress(done, 0);
       }
-      {
-        std::lock_guard lock(mutex_);
-        free_.push_back(q.slot);
-        --busy_;
-      }
-      free_cv_.notify_all();
-      idle_cv_.notify_all();
+      done_with(q.slot);
     }
+  }
+
+  void done_with(unsigned slot_id) {
+    {
+      std::lock_guard lock(mutex_);
+      free_.push_back(slot_id);
+      --busy_;
+    }
+    free_cv_.notify_all();
+    idle_cv_.notify_all();
+  }
+
+  // Whether a worker should take the feeder's next frame (mutex_ held).
+  bool can_feed() const { return feeder_ && !feed_over_ && !aborted_ && !free_.empty(); }
+
+  // The feeder's next frame into slot q.slot; false when there is none (the feed is then over).
+  bool take_fed(Queued& q) {
+    std::optional<unsigned> index;
+    try {
+      const Session::Slot s = slot(q.slot);
+      index = feeder_->next(*s.ref, *s.dist);
+    } catch (const FeedError& e) {
+      feed_failed(e);
+      return false;
+    } catch (...) {  // the slot's pictures could not be allocated
+      std::unique_lock lock(mutex_);
+      const unsigned at = submitted_;
+      lock.unlock();
+      feed_failed({at, std::current_exception()});
+      return false;
+    }
+    std::lock_guard lock(mutex_);
+    if (!index) {
+      feed_over_ = true;
+      return false;
+    }
+    if (submitted_ == 0) start_ = std::chrono::steady_clock::now();
+    ++submitted_;
+    q.index = *index;
+    return true;
+  }
+
+  // A frame that could not be read: the feed is over, frames from it on are not kept, and temporal
+  // contexts waiting for it give up their later frames (Dropped).
+  void feed_failed(const FeedError& e) {
+    {
+      std::lock_guard lock(mutex_);
+      feed_over_ = true;
+      record_failure(e.error, e.index);
+      if (e.index < frames_kept_) frames_kept_ = e.index;
+    }
+    wake_turns();
+  }
+
+  // Runs the workers on `feeder` until its frames are all taken and done.
+  void feed(FrameFeeder& feeder) {
+    {
+      std::lock_guard lock(mutex_);
+      if (finished_) throw Error("the session is finished: no more frames can be pushed");
+      feeder_ = &feeder;
+      feed_over_ = false;
+    }
+    queued_cv_.notify_all();
+    std::unique_lock lock(mutex_);
+    idle_cv_.wait(lock, [&] { return (feed_over_ || aborted_) && queue_.empty() && busy_ == 0; });
+    feeder_ = nullptr;
   }
 
   // Whether a non-temporal context extracts a frame: the written ones (`sampled`), or every frame for
@@ -435,8 +524,9 @@ struct Session::Impl {
   template <class Step>
   void in_turn(Context& c, unsigned& turn, unsigned index, Step step) {
     std::unique_lock lock(c.mutex);
-    c.cv.wait(lock, [&] { return turn == index || aborted_.load(); });
+    c.cv.wait(lock, [&] { return turn == index || aborted_.load() || index >= frames_kept_.load(); });
     if (aborted_) throw Aborted{};
+    if (index >= frames_kept_) throw Dropped{};
     step();
     ++turn;
     c.cv.notify_all();
@@ -444,7 +534,8 @@ struct Session::Impl {
 
   // One frame through every context. Device work is enqueued first (upload, then each twin's
   // kernels), the CPU contexts run while the device computes, then the slot is waited for once and
-  // the twins' values collected.
+  // the twins' values collected. Temporal CPU contexts run before the others: the frames wait for each
+  // other only for them, so the chain of frames in turn is as short as it can be.
   void process(const Picture& ref, const Picture& dist, unsigned index, FrameSlot* slot) {
     const bool sampled = cfg_.subsample <= 1 || index % cfg_.subsample == 0;
     if (slot) {
@@ -458,11 +549,6 @@ struct Session::Impl {
         }
       }
     }
-    for (auto& c : contexts_)
-      if (!c->device && !c->info->spec->temporal && runs(*c, sampled)) {
-        ContextSink sink(out_, step_of(*c->info, index), *c);
-        c->extractor->extract(ref, dist, index, sink);
-      }
     for (auto& c : contexts_) {
       if (c->device || !c->info->spec->temporal) continue;
       in_turn(*c, c->turn, index, [&] {
@@ -470,6 +556,11 @@ struct Session::Impl {
         c->extractor->extract(ref, dist, index, sink);
       });
     }
+    for (auto& c : contexts_)
+      if (!c->device && !c->info->spec->temporal && runs(*c, sampled)) {
+        ContextSink sink(out_, step_of(*c->info, index), *c);
+        c->extractor->extract(ref, dist, index, sink);
+      }
     if (!slot) return;
     slot->wait();
     for (auto& c : contexts_) {
@@ -483,24 +574,37 @@ struct Session::Impl {
     }
   }
 
-  // The first failure is kept; every later frame is abandoned, and temporal contexts waiting for the
-  // failed frame are woken to stop.
-  void fail(std::exception_ptr e) {
+  // Frame `index` failed: the failure of the earliest frame that failed is kept; every later frame is
+  // abandoned, and temporal contexts waiting for the failed frame are woken to stop.
+  void fail(std::exception_ptr e, unsigned index) {
     {
       std::lock_guard lock(mutex_);
       try {
         std::rethrow_exception(e);
       } catch (const Aborted&) {
       } catch (...) {
-        if (!failure_) failure_ = e;
+        record_failure(e, index);
       }
     }
     aborted_ = true;
+    wake_turns();
+    free_cv_.notify_all();
+    idle_cv_.notify_all();
+  }
+
+  // The failure the session reports: of the earliest frame that failed (mutex_ held).
+  void record_failure(std::exception_ptr e, unsigned index) {
+    if (!failure_ || index < failure_frame_) {
+      failure_ = e;
+      failure_frame_ = index;
+    }
+  }
+
+  void wake_turns() {
     for (auto& c : contexts_) {
       std::lock_guard lock(c->mutex);
       c->cv.notify_all();
     }
-    free_cv_.notify_all();
   }
 
   const SessionConfig cfg_;
@@ -530,6 +634,11 @@ struct Session::Impl {
   unsigned submitted_ = 0;
   std::chrono::steady_clock::time_point start_;
   std::exception_ptr failure_;
+  unsigned failure_frame_ = 0;  // the frame failure_ is about
+  FrameFeeder* feeder_ = nullptr;  // while feed() runs
+  bool feed_over_ = false;
+  // Frames kept: all unless a fed frame could not be read (then that frame's index).
+  std::atomic<unsigned> frames_kept_{~0u};
   std::atomic<bool> aborted_{false};
   std::atomic<unsigned> frames_done_{0};
 };
@@ -558,6 +667,8 @@ Session::Slot Session::acquire() { return impl_->acquire(); }
 unsigned Session::submit(const Slot& slot) { return impl_->submit(slot.id); }
 void Session::release(const Slot& slot) { impl_->release(slot.id); }
 void Session::finish() { impl_->finish(); }
+
+void feed_session(Session& session, FrameFeeder& feeder) { session.impl_->feed(feeder); }
 
 unsigned Session::frames_pushed() const {
   std::lock_guard lock(impl_->mutex_);

@@ -27,7 +27,7 @@ std::string check_failure(const ExtractorInfo& twin, int status) {
   return std::string(twin.name) + ": device check failed (" + std::strerror(-status) + ")";
 }
 
-// The first words of a fallback warning: what was asked for (spec/dispatch.md §4).
+// The first words of a fallback warning: what was asked for (spec: dispatch.md §4).
 std::string asked_for(const ContextRequest& req) {
   return req.from_model ? "model feature " + std::string(req.info->name) : "--feature " + std::string(req.info->name);
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Backend selection: which implementation (CPU reference or device twin) serves each requested
-// context, decided on the first picture through the twin's capability check (spec/dispatch.md,
-// DECISIONS.md §5).
+// context, decided on the first picture through the twin's capability check (spec: dispatch.md §3;
+// spec: DECISIONS.md §5).
 #include <functional>
 #include <span>
 #include <string>

@@ -7,9 +7,20 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <type_traits>
 
 namespace vqtwin {
 namespace {
+
+// out[tx] = the sum of columns tx*B .. tx*B + B - 1, times scale.
+template <int B, class Column>
+void block_row(const Column* columns, int n, double scale, float* out) {
+  for (int tx = 0; tx < n; ++tx) {
+    std::uint32_t s = 0;
+    for (int k = 0; k < B; ++k) s += columns[tx * B + k];
+    out[tx] = float(double(s) * scale);
+  }
+}
 
 template <class T>
 Thumbnail thumbnail_of(const Picture& pic) {
@@ -20,32 +31,54 @@ Thumbnail thumbnail_of(const Picture& pic) {
   t.height = std::max(1, f.height / block);
   t.values.assign(std::size_t(t.width) * std::size_t(t.height), 0.f);
   const double scale = 1.0 / (double(1 << (f.bitdepth - 8)) * block * block);
-  std::vector<double> sums(std::size_t(t.width));
+  // Column sums over the block's rows (a plain loop the compiler vectorises), then each block adds its
+  // columns: the same integer sums as block by block (a block is at most 114 x 114 samples, since the
+  // shorter side is at most 16384: 8-bit columns stay below 2^16, blocks of 16-bit samples below 2^32).
+  using Column = std::conditional_t<sizeof(T) == 1, std::uint16_t, std::uint32_t>;
+  std::vector<Column> columns(std::size_t(f.width));
   for (int ty = 0; ty < t.height; ++ty) {
-    std::fill(sums.begin(), sums.end(), 0.0);
+    std::fill(columns.begin(), columns.end(), Column(0));
     for (int y = ty * block; y < std::min(f.height, (ty + 1) * block); ++y) {
       const T* row = pic.row<T>(0, y);
-      for (int tx = 0; tx < t.width; ++tx) {
-        const T* p = row + tx * block;
-        std::uint32_t s = 0;
-        for (int x = 0; x < block && tx * block + x < f.width; ++x) s += p[x];
-        sums[std::size_t(tx)] += s;
-      }
+      Column* __restrict c = columns.data();
+      for (int x = 0; x < f.width; ++x) c[x] = Column(c[x] + row[x]);
     }
-    for (int tx = 0; tx < t.width; ++tx)
-      t.values[std::size_t(ty) * std::size_t(t.width) + std::size_t(tx)] = float(sums[std::size_t(tx)] * scale);
+    float* out = t.values.data() + std::size_t(ty) * std::size_t(t.width);
+    // Small blocks (576x324 and the like have 2 or 3 samples a side) with the block size known to
+    // the compiler; t.width * block <= width, so every block is whole.
+    switch (block) {
+      case 1: block_row<1>(columns.data(), t.width, scale, out); break;
+      case 2: block_row<2>(columns.data(), t.width, scale, out); break;
+      case 3: block_row<3>(columns.data(), t.width, scale, out); break;
+      case 4: block_row<4>(columns.data(), t.width, scale, out); break;
+      default:
+        for (int tx = 0; tx < t.width; ++tx) {
+          std::uint32_t s = 0;
+          for (int x = tx * block; x < std::min(f.width, (tx + 1) * block); ++x) s += columns[std::size_t(x)];
+          out[tx] = float(double(s) * scale);
+        }
+    }
   }
   return t;
 }
 
 double mse(const Thumbnail& a, const Thumbnail& b) {
   if (a.values.size() != b.values.size() || a.values.empty()) return std::numeric_limits<double>::infinity();
-  double s = 0;
-  for (std::size_t i = 0; i < a.values.size(); ++i) {
+  // Four partial sums (independent chains, about four times as fast as one): a deterministic value for
+  // a heuristic, not a score.
+  const std::size_t n = a.values.size();
+  double s[4] = {0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (std::size_t k = 0; k < 4; ++k) {
+      const double d = double(a.values[i + k]) - double(b.values[i + k]);
+      s[k] += d * d;
+    }
+  for (; i < n; ++i) {
     const double d = double(a.values[i]) - double(b.values[i]);
-    s += d * d;
+    s[0] += d * d;
   }
-  return s / double(a.values.size());
+  return ((s[0] + s[1]) + (s[2] + s[3])) / double(n);
 }
 
 double psnr_of(double m) { return m <= 0 ? std::numeric_limits<double>::infinity() : 10 * std::log10(255.0 * 255.0 / m); }

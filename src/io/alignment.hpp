@@ -53,6 +53,12 @@ class ReplaySource final : public PictureSource {
   // Drops the first buffered frame (or skips one of the inner source); false at the end.
   bool skip() override;
   bool read(Picture& pic) override;
+  // Once the frames read ahead are handed out, the inner source's frames are claimed as it allows.
+  std::optional<FrameClaim> claim() override {
+    if (!buffered_.empty()) return std::nullopt;
+    return inner_->claim();
+  }
+  void read_claimed(const FrameClaim& c, Picture& pic) const override { inner_->read_claimed(c, pic); }
   const PictureFormat& format() const override { return inner_->format(); }
   const std::string& path() const override { return inner_->path(); }
   unsigned known_frames() const override { return inner_->known_frames(); }

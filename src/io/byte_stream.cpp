@@ -2,10 +2,12 @@
 
 #include <poll.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 #include "vqtwin/error.hpp"
@@ -146,6 +148,42 @@ bool ByteStream::seek_from_start(std::uint64_t offset) {
   offset_ = start_ + offset;
   pos_ = end_ = 0;
   return true;
+}
+
+// preadv in batches of at most IOV_MAX buffers; a short count (a signal, a huge request) continues
+// where it stopped, so only the end of the file ends it early.
+std::uint64_t ByteStream::read_at(const Span* spans, std::size_t count, std::uint64_t offset) const {
+  constexpr std::size_t kBatch = IOV_MAX < 1024 ? IOV_MAX : 1024;
+  iovec iov[kBatch];
+  std::uint64_t done = 0;
+  std::size_t next = 0, skip = 0;  // the first span not yet read whole, and the bytes of it already read
+  while (next < count) {
+    std::size_t n = 0;
+    for (std::size_t i = next; i < count && n < kBatch; ++i, ++n) {
+      const std::size_t from = i == next ? skip : 0;
+      iov[n] = {static_cast<unsigned char*>(spans[i].data) + from, spans[i].bytes - from};
+    }
+    const ssize_t r = ::preadv(fd_, iov, int(n), off_t(start_ + offset + done));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      throw Error(name_ + ": read error (" + std::strerror(errno) + ")");
+    }
+    if (r == 0) break;
+    done += std::uint64_t(r);
+    for (std::size_t left = std::size_t(r); left > 0 && next < count;) {
+      const std::size_t rest = spans[next].bytes - skip;
+      if (left < rest) {
+        skip += left;
+        left = 0;
+      } else {
+        left -= rest;
+        skip = 0;
+        ++next;
+      }
+    }
+    while (next < count && spans[next].bytes == 0) ++next;
+  }
+  return done;
 }
 
 }  // namespace vqtwin

@@ -40,6 +40,15 @@ class ByteStream {
   std::uint64_t size_from_start() const { return regular_ ? size_ - start_ : 0; }
   std::uint64_t position() const { return offset_ - (end_ - pos_) - start_; }
   bool seek_from_start(std::uint64_t offset);
+  // Positional reads of a regular file (offsets from the start, as above), for frames read in
+  // parallel: they neither use nor move the stream's position, so any number of threads may call
+  // them at once. Fills the `count` buffers in turn; fewer bytes than asked only at the end of the
+  // file. Throws vqtwin::Error on a read error.
+  struct Span {
+    void* data;
+    std::size_t bytes;
+  };
+  std::uint64_t read_at(const Span* spans, std::size_t count, std::uint64_t offset) const;
 
  private:
   std::size_t read_fd(void* dst, std::size_t n);

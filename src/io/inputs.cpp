@@ -24,26 +24,41 @@ bool parse_size(const std::string& text, int& w, int& h) {
   return true;
 }
 
-// Makes `src` deliver `target`: converted by the source itself where it can, else wrapped.
-void convert(std::unique_ptr<PictureSource>& src, const PictureFormat& target) {
+}  // namespace
+
+void convert_source(std::unique_ptr<PictureSource>& src, const PictureFormat& target) {
   if (src->format() == target || src->convert_to(target)) return;
   src = std::make_unique<ConvertedSource>(std::move(src), target);
 }
 
-}  // namespace
+void check_input_options(const InputOptions& options) {
+  int w = 0, h = 0;
+  const std::string& scale = options.scale;
+  if (!scale.empty() && scale != "none" && scale != "auto" && !parse_size(scale, w, h))
+    throw Error("--scale must be auto, none or WxH (e.g. 1920x1080), not '" + scale + "'");
+}
 
 Inputs open_inputs(const std::string& reference, const std::string& distorted, const InputOptions& options) {
   if (reference == "-" && distorted == "-")
     throw Error("only one of --reference and --distorted can be standard input");
-  int scale_w = 0, scale_h = 0;
-  const std::string& scale = options.scale;
-  if (!scale.empty() && scale != "none" && scale != "auto" && !parse_size(scale, scale_w, scale_h))
-    throw Error("--scale must be auto, none or WxH (e.g. 1920x1080), not '" + scale + "'");
-
+  check_input_options(options);
   Inputs in;
   in.ref = open_picture_source(reference, options.source);
   in.dist = open_picture_source(distorted, options.source);
-  const PictureFormat rf = in.ref->format(), df = in.dist->format();
+  InputPlan plan = plan_inputs(in.ref->format(), in.dist->format(), distorted, options);
+  convert_source(in.ref, plan.target);
+  convert_source(in.dist, plan.target);
+  in.format = plan.target;
+  in.conversions = std::move(plan.conversions);
+  return in;
+}
+
+InputPlan plan_inputs(const PictureFormat& rf, const PictureFormat& df, const std::string& distorted,
+                      const InputOptions& options) {
+  check_input_options(options);
+  int scale_w = 0, scale_h = 0;
+  const std::string& scale = options.scale;
+  if (scale != "auto" && scale != "none" && !scale.empty()) parse_size(scale, scale_w, scale_h);
   if (rf.chroma != df.chroma)
     throw Error("reference " + rf.describe() + " and distorted " + df.describe() +
                 " pictures differ in chroma format; convert one first (e.g. ffmpeg -i " + distorted + " -pix_fmt " +
@@ -68,12 +83,12 @@ Inputs open_inputs(const std::string& reference, const std::string& distorted, c
                   "--aom_ctc v6.0 does)");
     target.bitdepth = std::max(rf.bitdepth, df.bitdepth);
   }
-  in.format = target;
-
+  InputPlan plan;
+  plan.target = target;
   std::string scaled, shifted;
-  for (auto* s : {&in.ref, &in.dist}) {
-    const char* role = s == &in.ref ? "reference" : "distorted";
-    const PictureFormat f = (*s)->format();
+  for (const PictureFormat* fp : {&rf, &df}) {
+    const char* role = fp == &rf ? "reference" : "distorted";
+    const PictureFormat& f = *fp;
     if (f.width != target.width || f.height != target.height)
       scaled += std::string(scaled.empty() ? "" : ", ") + role + " " + size_text(f.width, f.height) + " to " +
                 size_text(target.width, target.height);
@@ -81,13 +96,12 @@ Inputs open_inputs(const std::string& reference, const std::string& distorted, c
       shifted += std::string(shifted.empty() ? "" : ", ") + role + " " + std::to_string(f.bitdepth) + "-bit to " +
                  std::to_string(target.bitdepth) + "-bit (samples shifted left by " +
                  std::to_string(target.bitdepth - f.bitdepth) + ")";
-    convert(*s, target);
   }
   if (!scaled.empty())
-    in.conversions.emplace_back("scale", scaled + ", bicubic (ffmpeg -vf scale=" + std::to_string(target.width) +
+    plan.conversions.emplace_back("scale", scaled + ", bicubic (ffmpeg -vf scale=" + std::to_string(target.width) +
                                              ":" + std::to_string(target.height) + ":flags=bicubic)");
-  if (!shifted.empty()) in.conversions.emplace_back("bitdepth", shifted);
-  return in;
+  if (!shifted.empty()) plan.conversions.emplace_back("bitdepth", shifted);
+  return plan;
 }
 
 }  // namespace vqtwin

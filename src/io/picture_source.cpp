@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string_view>
+#include <vector>
 
 #include "core/quote.hpp"
 #include "io/byte_stream.hpp"
@@ -35,6 +36,10 @@ bool parse_int(std::string_view s, int& out) {
 }
 
 }  // namespace
+
+void PictureSource::read_claimed(const FrameClaim&, Picture&) const {
+  throw Error(path() + ": this input cannot read claimed frames");
+}
 
 void check_picture_size(const std::string& name, int w, int h, const InputLimits& limits) {
   if (w < 1 || h < 1 || w > kMaxDimension || h > kMaxDimension)
@@ -73,7 +78,73 @@ class SourceBase : public PictureSource {
   const PictureFormat& format() const override { return format_; }
   const std::string& path() const override { return in_->name(); }
 
+  // The planes of a claimed frame, in one positional read: a plane whose rows are not padded goes
+  // into the picture whole, a padded one row by row (no copy through a buffer, no rows moved).
+  void read_claimed(const FrameClaim& c, Picture& pic) const override {
+    thread_local std::vector<ByteStream::Span> spans;
+    spans.clear();
+    const std::size_t bps = std::size_t(format_.bytes_per_sample());
+    for (int p = 0; p < format_.num_planes(); ++p) {
+      const std::size_t row_bytes = std::size_t(format_.plane_width(p)) * bps;
+      const std::size_t stride = std::size_t(pic.stride_bytes(p));
+      const std::size_t rows = std::size_t(format_.plane_height(p));
+      auto* base = static_cast<unsigned char*>(pic.data(p));
+      if (stride == row_bytes) {
+        spans.push_back({base, row_bytes * rows});
+      } else {
+        for (std::size_t y = 0; y < rows; ++y) spans.push_back({base + y * stride, row_bytes});
+      }
+    }
+    const std::uint64_t got = in_->read_at(spans.data(), spans.size(), c.offset);
+    if (got != format_.frame_bytes())
+      throw Error(path() + ": frame " + std::to_string(c.frame) + " is truncated (" + std::to_string(got) + " of " +
+                  std::to_string(format_.frame_bytes()) + " bytes)");
+  }
+
  protected:
+  // The next frame, claimed when it lies whole in a regular file after a header of `marker` bytes
+  // (y4m: a bare "FRAME\n", checked here; raw: none). The stream's position is left behind while
+  // frames are claimed and caught up by leave_claims() before any read() or skip().
+  std::optional<FrameClaim> claim_frame(std::uint64_t marker) {
+    if (!in_->regular() || !claims_allowed_) return std::nullopt;
+    if (!claiming_) {
+      next_claim_ = in_->position();
+      claiming_ = true;
+    }
+    const std::uint64_t per = marker + format_.frame_bytes(), size = in_->size_from_start();
+    if (next_claim_ > size || size - next_claim_ < per) {  // the end, or a frame cut short: read() says which
+      leave_claims();
+      return std::nullopt;
+    }
+    if (marker) {
+      char head[kFrameMarker];
+      const ByteStream::Span span{head, sizeof head};
+      if (in_->read_at(&span, 1, next_claim_) != sizeof head || std::memcmp(head, "FRAME\n", sizeof head) != 0) {
+        // A header with parameters (or a corrupt file): the frames lie at unknown places from here.
+        claims_allowed_ = false;
+        leave_claims();
+        return std::nullopt;
+      }
+    }
+    const FrameClaim c{next_claim_ + marker, frames_++};
+    next_claim_ += per;
+    return c;
+  }
+
+  // Bytes not yet read, skipped or claimed (a regular file).
+  std::uint64_t remaining() const {
+    if (!claiming_) return in_->remaining();
+    const std::uint64_t size = in_->size_from_start();
+    return size > next_claim_ ? size - next_claim_ : 0;
+  }
+
+  // Moves the stream to the first frame not claimed, so read() and skip() go on from there.
+  void leave_claims() {
+    if (!claiming_) return;
+    claiming_ = false;
+    if (!in_->seek_from_start(next_claim_)) throw Error(path() + ": cannot seek to frame " + std::to_string(frames_));
+  }
+
   std::string frame_error(const std::string& what) const {
     return path() + ": frame " + std::to_string(frames_) + " " + what;
   }
@@ -104,13 +175,14 @@ class SourceBase : public PictureSource {
     return true;
   }
 
-  // Whether a frame follows: false at the end; throws when the input ends within the next frame's
+  // Whether a frame follows: false at the end; throws when a pipe ends within the next frame's
   // first 64 KiB (so a pipe that sends a header and stops cannot make anyone allocate a picture).
   bool has_frame(std::uint64_t marker) {
     const std::uint64_t need = std::min<std::uint64_t>(marker + format_.frame_bytes(), std::uint64_t(64) << 10);
     const std::size_t got = in_->peek(std::size_t(need)).size();
     if (got == 0) return false;
-    if (got < need)
+    // A regular file's size is known: a frame cut short there is read()'s to report, in its words.
+    if (got < need && !in_->regular())
       throw Error(frame_error("is truncated (" + std::to_string(got) + " bytes, a frame needs " +
                               std::to_string(marker + format_.frame_bytes()) + ")"));
     return true;
@@ -118,7 +190,12 @@ class SourceBase : public PictureSource {
 
   std::unique_ptr<ByteStream> in_;
   PictureFormat format_{};
-  unsigned frames_ = 0;
+  unsigned frames_ = 0;  // frames read, skipped or claimed
+
+ private:
+  bool claims_allowed_ = true;
+  bool claiming_ = false;         // frames are being claimed; the stream's position lags behind
+  std::uint64_t next_claim_ = 0;  // offset (from the start) of the next frame's header, while claiming
 };
 
 class Y4mSource final : public SourceBase {
@@ -139,17 +216,22 @@ class Y4mSource final : public SourceBase {
   }
 
   bool more() override {
+    leave_claims();
     if (has_frame(kFrameMarker)) return true;
     if (frames_ == 0) throw Error(path() + ": y4m file has a header but no frames");
     return false;
   }
 
   bool read(Picture& pic) override {
+    leave_claims();
     if (!read_frame_header()) return false;
     return read_body(pic, true);
   }
 
+  std::optional<FrameClaim> claim() override { return claim_frame(kFrameMarker); }
+
   bool skip() override {
+    leave_claims();
     if (!read_frame_header()) return false;
     if (in_->discard(format_.frame_bytes()) != format_.frame_bytes()) throw Error(frame_error("is truncated"));
     ++frames_;
@@ -158,7 +240,7 @@ class Y4mSource final : public SourceBase {
 
   std::optional<std::uint64_t> frames_left() const override {
     if (!in_->regular()) return std::nullopt;
-    const std::uint64_t per = kFrameMarker + format_.frame_bytes(), left = in_->remaining();
+    const std::uint64_t per = kFrameMarker + format_.frame_bytes(), left = remaining();
     if (left % per) return std::nullopt;
     return left / per;
   }
@@ -269,18 +351,23 @@ class YuvSource final : public SourceBase {
   }
 
   bool more() override {
+    leave_claims();
     if (has_frame(0)) return true;
     if (frames_ == 0) throw Error(path() + ": file is empty");
     return false;
   }
 
   bool read(Picture& pic) override {
+    leave_claims();
     const bool got = read_body(pic, false);
     if (!got && frames_ == 0) throw Error(path() + ": file is empty");
     return got;
   }
 
+  std::optional<FrameClaim> claim() override { return claim_frame(0); }
+
   bool skip() override {
+    leave_claims();
     const std::uint64_t got = in_->discard(format_.frame_bytes());
     if (got == 0) return false;
     if (got != format_.frame_bytes()) throw Error(frame_error("is truncated"));
@@ -290,7 +377,7 @@ class YuvSource final : public SourceBase {
 
   std::optional<std::uint64_t> frames_left() const override {
     if (!in_->regular()) return std::nullopt;
-    return in_->remaining() / format_.frame_bytes();
+    return remaining() / format_.frame_bytes();
   }
 
   unsigned known_frames() const override { return known_; }

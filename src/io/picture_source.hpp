@@ -31,6 +31,12 @@ struct InputLimits {
   const std::atomic<bool>* stop = nullptr;
 };
 
+// A frame of a regular y4m or raw file, claimed for a positional read (PictureSource::claim).
+struct FrameClaim {
+  std::uint64_t offset = 0;  // where its samples start, counted from the start of the input
+  unsigned frame = 0;        // its number in the input (0 = the first), for messages
+};
+
 class PictureSource {
  public:
   virtual ~PictureSource() = default;
@@ -44,6 +50,18 @@ class PictureSource {
   virtual bool read(Picture& pic) = 0;
   // Skips one frame; false at the end.
   virtual bool skip() = 0;
+  // Frames read in parallel. claim() takes the next frame as read() would, without reading it, when
+  // its samples lie at a known place of a regular file: a raw file's frame that lies whole in the
+  // file, a y4m frame whose header is a bare "FRAME\n" (looked at now) and whose samples lie whole
+  // in the file. read_claimed() then reads it on any thread, with no lock, concurrently with other
+  // claimed reads. Nothing is claimed when the next frame must go through read() (a pipe, a decoded
+  // or converted input, a y4m frame header with parameters, the end of the file or a frame cut
+  // short): the caller then calls read(), which goes on from that frame with today's checks and
+  // messages. claim() is called like read() (one thread at a time, in turn with read() and skip()).
+  virtual std::optional<FrameClaim> claim() { return std::nullopt; }
+  // Reads claimed frame `c` into `pic` (a picture of format()), straight into its planes. Throws
+  // vqtwin::Error naming the frame when the file came up short (it shrank) or could not be read.
+  virtual void read_claimed(const FrameClaim& c, Picture& pic) const;
   // Frames not yet read, when known without reading them: a regular file whose remaining bytes
   // are a whole number of frames (y4m: with plain "FRAME\n" headers). Otherwise nothing.
   virtual std::optional<std::uint64_t> frames_left() const { return std::nullopt; }

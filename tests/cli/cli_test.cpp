@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "features/float_adm/rcpss.hpp"
 
 namespace fs = std::filesystem;
 
@@ -174,6 +177,47 @@ TEST_F(Cli, CpuMaskGivesIdenticalOutput) {
   const Outcome bad_env = run("-r " + r + " -d " + d + " --feature vif", "VQTWIN_CPU_MASK=x");
   EXPECT_EQ(bad_env.status, 1);
   EXPECT_NE(bad_env.err.find("VQTWIN_CPU_MASK"), std::string::npos) << bad_env.err;
+}
+
+// --rcpss picks float ADM's reciprocal table: amd (the default) and intel give different float ADM
+// values and float VMAF scores, and nothing else changes; a bad name is one error line.
+TEST_F(Cli, RcpssPicksTheFloatAdmTable) {
+  const auto r = y4m("r.y4m", 67, 45, 4), d = y4m("d.y4m", 67, 45, 4, 3);
+  auto frames = [&](const std::string& extra) {
+    const std::string o = path("o.json");
+    EXPECT_EQ(run("-r " + r + " -d " + d + " --model version=vmaf_float_v0.6.1 --feature psnr --json --precision max" +
+                  extra + " -o " + o).status, 0) << extra;
+    return nlohmann::json::parse(std::ifstream(o))["frames"];
+  };
+  const auto amd = frames(""), intel = frames(" --rcpss intel");
+  EXPECT_EQ(frames(" --rcpss amd"), amd);
+  int adm_differs = 0;
+  for (std::size_t f = 0; f < amd.size(); ++f)
+    for (auto it = amd[f]["metrics"].begin(); it != amd[f]["metrics"].end(); ++it) {
+      const std::string name = it.key();
+      const bool adm = name.rfind("adm", 0) == 0 || name.rfind("aim", 0) == 0 || name == "vmaf";
+      if (adm) {
+        adm_differs += intel[f]["metrics"][name] != it.value();
+      } else {
+        EXPECT_EQ(intel[f]["metrics"][name], it.value()) << name;
+      }
+    }
+  EXPECT_GT(adm_differs, 0);
+#if defined(__x86_64__) || defined(__i386__)
+  // This CPU's own: the output of the known table equal to what it measures, if any.
+  namespace adm = vqtwin::float_adm;
+  const std::uint32_t* here = adm::rcpss_table(vqtwin::Rcpss::kNative);
+  const auto native = frames(" --rcpss native");
+  if (std::equal(here, here + adm::kRcpssEntries, adm::kRcpssAmd)) {
+    EXPECT_EQ(native, amd);
+  }
+  if (std::equal(here, here + adm::kRcpssEntries, adm::kRcpssIntel)) {
+    EXPECT_EQ(native, intel);
+  }
+#endif
+  const Outcome bad = run("-r " + r + " -d " + d + " --rcpss zen");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "vqtwin: error: --rcpss must be amd, intel or native, not 'zen'\n");
 }
 
 // Every y4m colour space family reaches the extractors with the right plane layout.

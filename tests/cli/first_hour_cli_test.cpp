@@ -138,7 +138,7 @@ TEST_F(FirstHour, ParseErrorsAreInVqtwinsWords) {
   expect("-r a -d b --frame_cnt -3", "--frame_cnt must be a whole number from 0 to 2147483648, not '-3'");
   expect("-r a -d b --bogus", "unknown option or argument: --bogus (see --help)");
   expect("-r a -d b --subsample", "--subsample needs a value (see --help)");
-  expect("-r a -d b --cpumask x", "--cpumask must be a whole number from 0 to 18446744073709551615, not 'x'");
+  expect("-r a -d b --cpumask x", "--cpumask must be a bit mask (e.g. 8, 0x18, -1), not 'x'");
   expect("-r a -d b --json --csv", "give at most one of --xml, --json, --csv, --sub");
 }
 
@@ -224,11 +224,11 @@ TEST_F(FirstHour, InputsOfDifferentLengthsAreSaid) {
                        " has 6; scored 4; --strict_length makes this an error\n");
   // The other way round, and from a pipe (the length counted by reading on).
   o = run("-q -r - -d " + r + " -n --feature psnr -o " + path("o.json") + " < " + d);
-  EXPECT_EQ(o.err, "vqtwin: warning: - ended after 4 frames, " + r + " has 6; scored 4; --strict_length makes this an error\n");
+  EXPECT_EQ(o.err, "vqtwin: warning: standard input ended after 4 frames, " + r + " has 6; scored 4; --strict_length makes this an error\n");
   o = run("-q -r " + r + " -d - -n --feature psnr -o " + path("o.json") + " < " + d);
-  EXPECT_EQ(o.err, "vqtwin: warning: - ended after 4 frames, " + r + " has 6; scored 4; --strict_length makes this an error\n");
+  EXPECT_EQ(o.err, "vqtwin: warning: standard input ended after 4 frames, " + r + " has 6; scored 4; --strict_length makes this an error\n");
   o = run("-q -r " + d + " -d - -n --feature psnr -o " + path("o.json") + " < " + r);
-  EXPECT_EQ(o.err, "vqtwin: warning: " + d + " ended after 4 frames, - has 6; scored 4; --strict_length makes this an error\n");
+  EXPECT_EQ(o.err, "vqtwin: warning: " + d + " ended after 4 frames, standard input has 6; scored 4; --strict_length makes this an error\n");
   // --strict_length: an error, and the frames scored are still written.
   o = run("-q -r " + r + " -d " + d + " -n --feature psnr --strict_length --json -o " + path("s.json"));
   EXPECT_EQ(o.status, 1);

@@ -74,9 +74,9 @@ TEST(FloatMsSsim, PyramidStepEqualsThePortableBuild) {
                    });
 }
 
-TEST(IntegerSsim, FrameScoreEqualsThePortableBuild) {
+TEST(IntegerSsim, FrameTermSumEqualsThePortableBuild) {
   using integer_ssim::ScoreKernels;
-  for_each_variant(&integer_ssim::score_kernels_for, &ScoreKernels::score, "integer_ssim", "score",
+  for_each_variant(&integer_ssim::score_kernels_for, &ScoreKernels::term_sum, "integer_ssim", "term_sum",
                    [](const ScoreKernels& ref, const ScoreKernels& var, const std::string&) {
                      std::mt19937 rng(seed() + 2);
                      integer_ssim::Workspace wr, wv;
@@ -102,7 +102,7 @@ TEST(IntegerSsim, FrameScoreEqualsThePortableBuild) {
                                  b.row<std::uint16_t>(0, y)[x] = std::uint16_t(v);
                                }
                              }
-                           ASSERT_EQ(bits(var.score(wv, a, b)), bits(ref.score(wr, a, b))) << w << "x" << h << "@" << bpc;
+                           ASSERT_EQ(bits(var.term_sum(wv, a, b)), bits(ref.term_sum(wr, a, b))) << w << "x" << h << "@" << bpc;
                          }
                    });
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,36 @@ TEST_F(CudaBackend, UploadIsByteExact) {
   }
 }
 
+// A pipeline told to upload some planes copies those, byte for byte, and leaves the others alone.
+TEST_F(CudaBackend, UploadOfTheReadPlanesOnly) {
+  const PictureFormat f{853, 481, 10, ChromaFormat::k420};
+  auto pipeline = make_cuda_pipeline(f, 0, 1);
+  auto& slot = cuda::cuda_slot(pipeline->slot(0));
+  auto device_plane = [&](int p) {
+    const cuda::DevicePlane& d = slot.device_ref().plane[p];
+    std::vector<unsigned char> back(std::size_t(slot.ref().stride_bytes(p)) * std::size_t(d.height));
+    EXPECT_EQ(cudaMemcpy(back.data(), d.data, back.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+    return back;
+  };
+  auto host_plane = [&](int p) {
+    const auto* b = static_cast<const unsigned char*>(slot.ref().data(p));
+    return std::vector<unsigned char>(b, b + std::size_t(slot.ref().stride_bytes(p)) * std::size_t(slot.ref().height(p)));
+  };
+  fill(slot.ref(), 1);
+  fill(slot.dist(), 2);
+  slot.upload();  // every plane
+  slot.wait();
+  const auto chroma_before = device_plane(1);
+  fill(slot.ref(), 3);
+  pipeline->set_uploaded_planes(0x5);  // Y and V
+  slot.upload();
+  slot.wait();
+  EXPECT_EQ(device_plane(0), host_plane(0));
+  EXPECT_EQ(device_plane(2), host_plane(2));
+  EXPECT_EQ(device_plane(1), chroma_before);  // not uploaded
+  EXPECT_NE(device_plane(1), host_plane(1));
+}
+
 class NullSink final : public FeatureSink {
  public:
   void put(std::string_view, unsigned, double) override { ++puts; }
@@ -68,18 +99,20 @@ class NullSink final : public FeatureSink {
   int puts = 0;
 };
 
-// Every checked CUDA call (allocation, copy, launch, sync) made to fail in turn: each is one
-// vqtwin::Error and, once everything is destroyed, nothing is left allocated.
+// Every checked CUDA call (allocation, copy, launch, sync) made to fail in turn, twin by twin: each is
+// one vqtwin::Error and, once everything is destroyed, nothing is left allocated. 176x176 is the
+// smallest size every twin computes (float_ms_ssim's floor).
 TEST_F(CudaBackend, EveryFailurePointIsCleanAndLeaksNothing) {
-  const PictureFormat f{176, 144, 10, ChromaFormat::k420};
+  const PictureFormat f{176, 176, 10, ChromaFormat::k420};
   const long before = cuda::live_allocations();
   int failures = 0;
-  for (long n = 1; n < 500; ++n) {
-    bool failed = false;
-    cuda::inject_failure_at(n);
-    try {
-      auto pipeline = make_cuda_pipeline(f, 0, 3);
-      for (const ExtractorInfo* twin : cuda_twins()) {
+  for (const ExtractorInfo* twin : cuda_twins()) {
+    SCOPED_TRACE(std::string(twin->name));
+    bool completed = false;
+    for (long n = 1; n < 2000 && !completed; ++n) {
+      cuda::inject_failure_at(n);
+      try {
+        auto pipeline = make_cuda_pipeline(f, 0, 3);
         auto ex = twin->create(OptionValues(twin->spec->options, {}, twin->name));
         auto* dev = dynamic_cast<DeviceExtractor*>(ex.get());
         ASSERT_NE(dev, nullptr);
@@ -94,15 +127,15 @@ TEST_F(CudaBackend, EveryFailurePointIsCleanAndLeaksNothing) {
           dev->collect(s, i, sink);
         }
         ex->flush(sink);
+        completed = true;  // n is past the last checked call: every point was tried
+      } catch (const Error& e) {
+        ++failures;
+        EXPECT_NE(std::string(e.what()).find("CUDA: "), std::string::npos) << e.what();
       }
-    } catch (const Error& e) {
-      failed = true;
-      ++failures;
-      EXPECT_NE(std::string(e.what()).find("CUDA: "), std::string::npos) << e.what();
+      cuda::inject_failure_at(0);
+      EXPECT_EQ(cuda::live_allocations(), before) << "after a failure injected at checked call " << n;
     }
-    cuda::inject_failure_at(0);
-    EXPECT_EQ(cuda::live_allocations(), before) << "after a failure injected at checked call " << n;
-    if (!failed) break;  // n is past the last checked call: every point was tried
+    EXPECT_TRUE(completed) << "more than 2000 checked calls";
   }
   EXPECT_GT(failures, 10);
   std::printf("fault injection: %d failure points tried, no leak\n", failures);
@@ -158,6 +191,49 @@ TEST_F(CudaBackend, EngineWithThreadsMatchesTheCpu) {
   bool twin_named = false;
   for (const auto& [name, impl] : gpu8.receipt()) twin_named = twin_named || impl == "psnr_cuda";
   EXPECT_TRUE(twin_named);
+  std::filesystem::remove_all(dir);
+}
+
+// The seeds' twins through the engine with one and eight workers (frames in flight on several
+// streams: float_motion's ring and event chain), luma-only uploads and with motion_add_uv every plane:
+// the CPU's numbers, bit for bit, and the receipt names each twin.
+TEST_F(CudaBackend, SeedTwinsThroughTheEngineMatchTheCpu) {
+  const auto dir = std::filesystem::temp_directory_path() / "vqtwin_cuda_seeds_test";
+  std::filesystem::create_directories(dir);
+  for (const PictureFormat f : {PictureFormat{853, 481, 8, ChromaFormat::k420}, PictureFormat{384, 383, 12, ChromaFormat::k444}})
+    for (bool uv : {false, true}) {
+      const std::string r = write_y4m((dir / "r.y4m").string(), f, 10, 1);
+      const std::string d = write_y4m((dir / "d.y4m").string(), f, 10, 100);
+      auto score = [&](Backend b, unsigned threads, Results& out) {
+        RunConfig c;
+        c.reference = r;
+        c.distorted = d;
+        c.features = {f.width > 800 ? "float_ssim=enable_lcs=true" : "float_ssim=scale=3:enable_db=true",
+                      "integer_ssim=enable_db=true:clip_db=true",
+                      uv ? "float_motion=motion_add_uv=true:motion_add_scale1=true" : "float_motion"};
+        c.no_prediction = true;
+        c.backend = b;
+        c.threads = threads;
+        run(c, out);
+      };
+      Results cpu, gpu1, gpu8;
+      score(Backend::kCpu, 1, cpu);
+      score(Backend::kCuda, 1, gpu1);
+      score(Backend::kCuda, 8, gpu8);
+      ASSERT_EQ(cpu.names(), gpu8.names());
+      for (const auto& n : cpu.names())
+        for (unsigned i = 0; i < 10; ++i) {
+          EXPECT_EQ(cpu.value(n, i), gpu1.value(n, i)) << f.describe() << " " << n << " frame " << i;
+          EXPECT_EQ(cpu.value(n, i), gpu8.value(n, i)) << f.describe() << " " << n << " frame " << i;
+        }
+      // The receipt: each output name with the implementation that wrote it, every one a twin.
+      std::set<std::string> twins;
+      for (const auto& [name, impl] : gpu8.receipt()) {
+        EXPECT_TRUE(impl.ends_with("_cuda")) << name << " " << impl;
+        twins.insert(impl);
+      }
+      EXPECT_EQ(twins, (std::set<std::string>{"float_ssim_cuda", "integer_ssim_cuda", "float_motion_cuda"}));
+    }
   std::filesystem::remove_all(dir);
 }
 

@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const std::vector<const ExtractorInfo*> extractors = [] {
     std::vector<const ExtractorInfo*> cpu;
     for (const ExtractorInfo* e : all_extractors())
-      if (e->backend == Backend::kCpu && e->create) cpu.push_back(e);
+      if (e->backend == Backend::kCpu && e->make) cpu.push_back(e);
     return cpu;
   }();
   const ExtractorInfo& info = *extractors[in.u8() % extractors.size()];

@@ -83,7 +83,7 @@ void option_seeds(const fs::path& dir) {
   // The order fuzz_options picks from: the CPU extractors of the registry.
   std::vector<const vqtwin::ExtractorInfo*> all;
   for (const vqtwin::ExtractorInfo* e : vqtwin::all_extractors())
-    if (e->backend == vqtwin::Backend::kCpu && e->create) all.push_back(e);
+    if (e->backend == vqtwin::Backend::kCpu && e->make) all.push_back(e);
   int n = 0;
   for (std::size_t e = 0; e < all.size(); ++e) {
     std::vector<std::string> texts = {""};

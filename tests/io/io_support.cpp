@@ -14,13 +14,19 @@ namespace fs = std::filesystem;
 namespace vqtwin::test {
 
 const std::string& clip_dir() {
-  static const std::string dir = [] {
+  // Never destroyed: the removal at exit runs after the destructors of statics built before the
+  // handler was registered, so the name must outlive them all.
+  static const std::string* const dir = [] {
     const fs::path d = fs::temp_directory_path() / ("vqtwin_io_" + std::to_string(::getpid()));
     fs::create_directories(d);
-    std::atexit([] { fs::remove_all(clip_dir()); });
-    return d.string();
+    auto* name = new std::string(d.string());
+    std::atexit([] {
+      std::error_code ignored;
+      fs::remove_all(clip_dir(), ignored);
+    });
+    return name;
   }();
-  return dir;
+  return *dir;
 }
 
 bool sh(const std::string& command) {

@@ -66,6 +66,26 @@ std::vector<std::string> with_suffix(const std::vector<std::string>& names, cons
 
 }  // namespace
 
+std::optional<Rcpss> golden_rcpss(const std::string& run) {
+  static const std::vector<std::pair<std::string, Rcpss>> table = [] {
+    std::vector<std::pair<std::string, Rcpss>> t;
+    std::ifstream tsv(VQTWIN_GOLDEN_RCPSS);
+    if (!tsv) throw Error(std::string("cannot read ") + VQTWIN_GOLDEN_RCPSS);
+    std::string line;
+    while (std::getline(tsv, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      const auto tab = line.find('\t');
+      const auto cpu = tab == std::string::npos ? std::nullopt : parse_rcpss(line.substr(tab + 1));
+      if (!cpu || *cpu == Rcpss::kNative) throw Error(std::string(VQTWIN_GOLDEN_RCPSS) + ": bad line '" + line + "'");
+      t.emplace_back(line.substr(0, tab), *cpu);
+    }
+    return t;
+  }();
+  for (const auto& [name, cpu] : table)
+    if (name == run) return cpu;
+  return std::nullopt;
+}
+
 std::vector<SliceRun> slice_runs() {
   const std::vector<std::string> vif = {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
                                         "integer_vif_scale3"};
@@ -78,6 +98,7 @@ std::vector<SliceRun> slice_runs() {
     const char* run;
     const char* feature;
     std::vector<std::string> names;
+    unsigned frame_cnt = 0;  // the run's --frame_cnt (runs.tsv)
   };
   // The model runs' features with the options the models give them (vmaf_v0.6.1neg: gain limit 1).
   const Slice slices[] = {
@@ -93,13 +114,19 @@ std::vector<SliceRun> slice_runs() {
       {"vmaf_float_v0.6.1",
        "float_adm",
        {"adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3"}},
+      // An added (Intel) run: float ADM with the Intel rcpss table and the model's gain limit.
+      {"vmaf_float_v0.6.1neg",
+       "float_adm=adm_enhn_gain_limit=1",
+       with_suffix({"adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3"}, "_egl_1"),
+       12},
   };
   std::vector<SliceRun> out;
   for (const auto& backend : golden_backends())
     for (const auto& pair : golden_pairs())
       for (const Slice& s : slices) {
         const std::string file = shared_dir() + "/golden/" + pair + "/" + s.run + ".max.json";
-        if (fs::exists(file)) out.push_back({pair, file, s.feature, s.names, backend});
+        if (fs::exists(file))
+          out.push_back({pair, file, s.feature, s.names, backend, s.frame_cnt, golden_rcpss(s.run)});
       }
   return out;
 }
@@ -120,7 +147,7 @@ std::vector<GoldenRun> golden_runs() {
       for (const auto& [run, args] : runs) {
         const std::string dir = shared_dir() + "/golden/" + pair + "/";
         const std::string file = run == "ssim" ? dir + "fork_ssim.json" : dir + run + ".max.json";
-        if (fs::exists(file)) out.push_back({pair, run, args, file, backend});
+        if (fs::exists(file)) out.push_back({pair, run, args, file, backend, golden_rcpss(run)});
       }
   return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers of the golden tests: the shared data's layout, and running vqtwin in-process on a pair.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -15,6 +16,9 @@ struct GoldenRun {
   std::string args;      // its vqtwin arguments
   std::string golden;    // path of the golden JSON
   std::string backend;   // RunConfig::backend the run uses ("cpu", ...)
+  // The rcpss table of the CPU that made the golden (golden_rcpss.tsv); empty when that file has no
+  // line for the run (the test then fails, naming it).
+  std::optional<Rcpss> rcpss;
 };
 
 // One extractor run alone against the values it contributed to a golden of a larger run (a model
@@ -25,6 +29,8 @@ struct SliceRun {
   std::string feature;             // --feature text
   std::vector<std::string> names;  // exactly our outputs, in this order
   std::string backend;
+  unsigned frame_cnt = 0;          // the golden run's --frame_cnt (0 = all frames)
+  std::optional<Rcpss> rcpss;      // as GoldenRun::rcpss, for the golden's run
 };
 
 std::string shared_dir();
@@ -34,11 +40,14 @@ std::string fixtures_dir();
 std::vector<std::string> golden_backends();
 // The RunConfig backend of one of those names (vqtwin::Error for an unknown one).
 Backend backend_of(const std::string& name);
+// The CPU whose rcpss table made each golden run, by run name: tests/support/golden_rcpss.tsv, which
+// encodes what the golden READMEs say (amd for the first runs and the fork's, intel for the added runs).
+std::optional<Rcpss> golden_rcpss(const std::string& run);
 // Every (pair, run) of runs.tsv that has a golden file (<run>.max.json, or fork_ssim.json for "ssim"),
 // once per backend.
 std::vector<GoldenRun> golden_runs();
 // Every feature slice the goldens hold (integer VIF, ADM and motion from the vmaf runs, float VIF and
-// ADM from the float vmaf run), on every pair that has the golden, once per backend.
+// ADM from the float vmaf runs), on every pair that has the golden, once per backend.
 std::vector<SliceRun> slice_runs();
 // A test-name fragment: the text with every character other than [A-Za-z0-9] turned into '_'.
 std::string name_part(std::string text);

@@ -1,15 +1,21 @@
 // The twin harness (checkasm's spirit, for device twins): every twin in the registry against its
 // CPU reference, found through the feature spec they share, so a new twin is covered with no new
 // test code. Generated planes of 8/10/12/16 bits, 4:2:0/4:2:2/4:4:4/4:0:0, sizes from tiny and odd
-// to 8K, every option of the schema (booleans both ways, numbers at min/default/max and a random
-// value, then random combinations), flat / identical / extreme / random / textured content,
+// to 8K, every option of the schema (booleans both ways, integers of small ranges at every value,
+// other numbers at min/default/max and a random value, then random combinations), flat / identical /
+// extreme / random / textured content and any 16-bit word at 10/12 bits,
 // multi-frame sequences with a scene cut and a static run (for temporal twins), and the shared
-// fixtures when given. Pass = every value bit-identical, the same names, the same refusals.
+// fixtures when given; 10/12-bit planes also get samples of 2^bpc or more ("wild": libvmaf accepts them).
+// Pass = every value bit-identical, the same names, the same refusals. Cases the twin's capability
+// check leaves to the CPU (-ENOTSUP: a model falls back there) are counted ("to CPU"), not compared.
 //
-//   twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N]
+//   twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N] [--first-difference]
+//                [--fixtures-only] [--phases small,options,large]
+//                [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]   (one case, every value printed)
 // Exit 0 all identical, 1 a difference, 77 no CUDA device (CTest: skipped). $VQTWIN_PLANT=name plants
 // a bug in a twin: the run must then fail (backends/cuda/twin.hpp).
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -71,7 +77,9 @@ Outcome run_implementation(const ExtractorInfo& info, const OptionValues& option
 
 // ---- content ----------------------------------------------------------------------------------
 
-enum class Content { kFlat, kIdentical, kExtreme, kRandom, kTexture };
+// kWild: any 16-bit word at 10 and 12 bits (libvmaf accepts words of 2^bpc or more there,
+// core/sample_range.hpp), random samples at 8 and 16.
+enum class Content { kFlat, kIdentical, kExtreme, kRandom, kTexture, kWild };
 const char* to_string(Content c) {
   switch (c) {
     case Content::kFlat: return "flat";
@@ -79,6 +87,7 @@ const char* to_string(Content c) {
     case Content::kExtreme: return "extreme";
     case Content::kRandom: return "random";
     case Content::kTexture: return "texture";
+    case Content::kWild: return "wild";
   }
   return "?";
 }
@@ -96,6 +105,8 @@ void fill(Picture& ref, Picture& dist, Content content, unsigned frame, std::mt1
   const unsigned scene = frame >= 3 ? 1 : 0;
   const unsigned t = frame >= 4 ? 4 : frame;
   std::uniform_int_distribution<unsigned> any(0, max);
+  const unsigned word_max = f.bitdepth > 8 ? 65535u : 255u;
+  std::uniform_int_distribution<unsigned> word(0, word_max);
   std::uniform_int_distribution<int> noise(-3, 3);
   for (int p = 0; p < f.num_planes(); ++p)
     for (int y = 0; y < ref.height(p); ++y)
@@ -115,6 +126,11 @@ void fill(Picture& ref, Picture& dist, Content content, unsigned frame, std::mt1
           }
           case Content::kExtreme: r = ((x / 7 + y / 5 + frame) & 1) ? max : 0; d = max - r; break;
           case Content::kRandom: r = any(rng); d = any(rng); break;
+          case Content::kWild:
+            // Runs of the largest word (windows full of it) beside random words.
+            r = ((x / 5 + y / 4 + frame) % 3) == 0 ? word_max : word(rng);
+            d = ((x / 4 + y / 5) % 3) == 0 ? word_max : word(rng);
+            break;
         }
         set_sample(ref, p, x, y, r);
         set_sample(dist, p, x, y, d);
@@ -142,6 +158,11 @@ std::vector<OptionPairs> option_sets(const FeatureSpec& spec, std::mt19937& rng,
       case OptionType::kBool: c = {"true", "false"}; break;
       case OptionType::kString: break;  // the default only: string values name files or modes
       case OptionType::kInt:
+        if (o.max - o.min <= 16) {  // small ranges (scale, filter sizes): every value
+          for (long long v = (long long)o.min; v <= (long long)o.max; ++v) c.push_back(number_text(o, double(v)));
+          break;
+        }
+        [[fallthrough]];
       case OptionType::kDouble: {
         const double hi = std::min(o.max, o.min + 1e6);  // no 1e308 pictures of work
         c = {number_text(o, o.min), number_text(o, o.default_value), number_text(o, hi)};
@@ -175,7 +196,7 @@ std::string describe(const OptionPairs& pairs) {
 // ---- comparison -------------------------------------------------------------------------------
 
 struct Tally {
-  unsigned long cases = 0, refused_both = 0, values = 0, identical = 0, failures = 0;
+  unsigned long cases = 0, refused_both = 0, unsupported = 0, values = 0, identical = 0, failures = 0;
   double max_delta = 0;
 };
 
@@ -231,45 +252,135 @@ struct Args {
   std::string only;
   std::string fixtures;
   unsigned fixture_frames = 4;
+  bool stop_at_first = false;      // --first-difference: stop at the first differing case (plants)
+  unsigned shard = 0, shards = 1;  // --shard K/N: cases K, K+N, K+2N, ... (parallel runs)
+  // Whether case number `index` belongs to this run (cases are numbered in a fixed order, and each
+  // case's content comes from its own seed, so every shard computes the same cases as a whole run).
+  bool mine(unsigned long index) const { return index % shards == shard; }
+  bool generated = true;                       // --fixtures-only: false
+  std::string phases = "small,options,large";  // --phases: which parts of the generated matrix run
+  std::string one_case;  // --case WxH:BPC:CHROMA:CONTENT[:OPTIONS]: that case alone, --repeat times
+  unsigned repeat = 1;
 };
 
-void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Args& a, Tally& t) {
-  std::mt19937 rng(20261202);
+// --case: one generated case (as run_generated makes it), run `repeat` times; every value of both
+// sides printed where they differ. For chasing a difference the full run reported.
+bool run_one_case(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Args& a, Tally& t) {
+  int w = 0, h = 0, bd = 8;
+  char chroma[8] = {}, content[16] = {};
+  char opts[512] = {};
+  if (std::sscanf(a.one_case.c_str(), "%dx%d:%d:%7[0-9]:%15[a-z]:%511s", &w, &h, &bd, chroma, content, opts) < 5) {
+    std::fprintf(stderr, "twin_harness: --case WxH:BPC:420|422|444|400:CONTENT[:k=v,k=v]\n");
+    return false;
+  }
+  const std::string ch = chroma;
+  const ChromaFormat cf = ch == "444" ? ChromaFormat::k444 : ch == "422" ? ChromaFormat::k422 : ch == "400" ? ChromaFormat::k400 : ChromaFormat::k420;
+  Content c = Content::kTexture;
+  for (Content k : {Content::kFlat, Content::kIdentical, Content::kExtreme, Content::kRandom, Content::kTexture, Content::kWild})
+    if (std::string(to_string(k)) == content) c = k;
+  OptionPairs pairs;
+  std::string rest = opts;
+  for (std::size_t at = 0; at < rest.size();) {
+    const std::size_t end = std::min(rest.find(',', at), rest.size());
+    const std::string kv = rest.substr(at, end - at);
+    const std::size_t eq = kv.find('=');
+    if (eq != std::string::npos) pairs.push_back({kv.substr(0, eq), kv.substr(eq + 1)});
+    at = end + 1;
+  }
+  const OptionValues options(twin.spec->options, pairs, twin.name);
+  const PictureFormat f{w, h, bd, cf};
   const unsigned frames = twin.spec->temporal ? 6 : 2;
-  const std::vector<Geometry> small = {{1, 1}, {2, 3}, {16, 16}, {33, 35}, {161, 91}, {176, 144}, {383, 383}, {384, 384}};
-  const std::vector<Geometry> large = {{853, 481}, {1920, 1080}, {3840, 2160}};
-  const int depths[] = {8, 10, 12, 16};
-  const ChromaFormat chromas[] = {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444, ChromaFormat::k400};
-  const Content contents[] = {Content::kTexture, Content::kIdentical, Content::kFlat, Content::kExtreme, Content::kRandom};
-  const auto sets = option_sets(*twin.spec, rng, a.quick);
-
-  auto one = [&](const PictureFormat& f, Content c, const OptionPairs& pairs) {
-    std::optional<OptionValues> options;
-    try {
-      options.emplace(twin.spec->options, pairs, twin.name);
-    } catch (const Error&) {
-      return;  // refused at context creation on every backend: not a twin question
-    }
+  for (unsigned r = 0; r < a.repeat; ++r) {
+    std::mt19937 rng(20261202);
     std::vector<Picture> refs, dists;
     for (unsigned i = 0; i < frames; ++i) {
       refs.emplace_back(f);
       dists.emplace_back(f);
       fill(refs.back(), dists.back(), c, i, rng);
     }
+    const Outcome cpu_out = run_implementation(cpu, options, refs, dists);
+    const Outcome dev_out = run_implementation(twin, options, refs, dists);
+    const unsigned long before = t.failures;
+    compare(std::string(twin.name), "run " + std::to_string(r) + " " + f.describe() + " " + to_string(c) + " " +
+                                        describe(pairs),
+            cpu_out, dev_out, t);
+    if (t.failures != before)
+      for (const auto& [name, v] : cpu_out.values) {
+        const auto it = dev_out.values.find(name);
+        const double d = it == dev_out.values.end() ? NAN : it->second;
+        std::printf("    %-40s cpu %.17g twin %.17g%s\n", name.c_str(), v, d, same_bits(v, d) ? "" : "  <-");
+      }
+  }
+  return true;
+}
+
+void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Args& a, Tally& t) {
+  std::mt19937 rng(20261202);
+  const unsigned frames = twin.spec->temporal ? 6 : 2;
+  const std::vector<Geometry> small = {{1, 1},    {2, 3},     {16, 16},   {33, 35},  {40, 40},
+                                      {161, 91}, {176, 144}, {320, 240}, {383, 383}, {384, 384}};
+  const std::vector<Geometry> large = {{853, 481}, {960, 540}, {1920, 1080}, {3840, 2160}};
+  const int depths[] = {8, 10, 12, 16};
+  const ChromaFormat chromas[] = {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444, ChromaFormat::k400};
+  const Content contents[] = {Content::kTexture, Content::kIdentical, Content::kFlat,
+                              Content::kExtreme, Content::kRandom,    Content::kWild};
+  const auto sets = option_sets(*twin.spec, rng, a.quick);
+
+  unsigned long index = 0;
+  auto one = [&](const PictureFormat& f, Content c, const OptionPairs& pairs) {
+    const unsigned long n = index++;
+    if (!a.mine(n) || (a.stop_at_first && t.failures)) return;
+    std::mt19937 case_rng(20261202u + unsigned(n) * 7919u);
+    std::optional<OptionValues> options;
+    try {
+      options.emplace(twin.spec->options, pairs, twin.name);
+    } catch (const Error&) {
+      return;  // refused at context creation on every backend: not a twin question
+    }
+    // Pictures and options the twin's capability check leaves to the CPU (a model falls back there).
+    if (twin.check_context && twin.check_context(*options, f) == -ENOTSUP) {
+      ++t.unsupported;
+      return;
+    }
+    std::vector<Picture> refs, dists;
+    for (unsigned i = 0; i < frames; ++i) {
+      refs.emplace_back(f);
+      dists.emplace_back(f);
+      fill(refs.back(), dists.back(), c, i, case_rng);
+    }
     const Outcome cpu_out = run_implementation(cpu, *options, refs, dists);
     const Outcome dev_out = run_implementation(twin, *options, refs, dists);
     compare(std::string(twin.name), f.describe() + " " + to_string(c) + " " + describe(pairs), cpu_out, dev_out, t);
   };
 
+  // Progress per phase (a run cut short by a time limit still says how far it got).
+  auto phase = [&](const char* what) {
+    std::printf("  %s %s: %lu cases, %lu values, %lu failures so far\n", std::string(twin.name).c_str(), what, t.cases,
+                t.values, t.failures);
+    std::fflush(stdout);
+  };
+  auto wanted = [&](const char* p) { return a.phases.find(p) != std::string::npos; };
   // Every depth x chroma x small size x content with default options.
-  for (int bd : depths)
-    for (ChromaFormat ch : chromas)
-      for (const Geometry& g : small)
-        for (Content c : contents) one({g.w, g.h, bd, ch}, c, {});
-  // Every option set on a mid size at every depth, two contents.
-  for (const auto& pairs : sets)
+  if (wanted("small")) {
     for (int bd : depths)
-      for (Content c : {Content::kTexture, Content::kIdentical}) one({a.quick ? 176 : 853, a.quick ? 144 : 481, bd, ChromaFormat::k420}, c, pairs);
+      for (ChromaFormat ch : chromas)
+        for (const Geometry& g : small)
+          for (Content c : contents) one({g.w, g.h, bd, ch}, c, {});
+    phase("small sizes");
+  }
+  // Every option set on a mid size at every depth: texture, identical and wild content at 4:2:0,
+  // texture at the other chroma formats (options that read chroma planes).
+  const int mid_w = a.quick ? 176 : 853, mid_h = a.quick ? 144 : 481;
+  if (wanted("options")) {
+    for (const auto& pairs : sets)
+      for (int bd : depths) {
+        for (Content c : {Content::kTexture, Content::kIdentical, Content::kWild}) one({mid_w, mid_h, bd, ChromaFormat::k420}, c, pairs);
+        for (ChromaFormat ch : {ChromaFormat::k422, ChromaFormat::k444, ChromaFormat::k400})
+          one({mid_w, mid_h, bd, ch}, Content::kTexture, pairs);
+      }
+    phase("option sets");
+  }
+  if (!wanted("large")) return;
   // Large sizes: 8 and 10 bits, 4:2:0 and 4:4:4, default options.
   for (const Geometry& g : large)
     for (int bd : {8, 10})
@@ -278,6 +389,7 @@ void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Ar
         one({g.w, g.h, bd, ch}, Content::kTexture, {});
       }
   if (!a.quick) one({7680, 4320, 8, ChromaFormat::k420}, Content::kTexture, {});
+  phase("large sizes");
 }
 
 // The shared fixtures (decoded y4m pairs NAME_ref.y4m / NAME_dist.y4m in `dir`), every option set.
@@ -285,6 +397,7 @@ void run_fixtures(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Arg
   namespace fs = std::filesystem;
   std::mt19937 rng(7);
   const auto sets = option_sets(*twin.spec, rng, true);
+  unsigned long index = 0;
   for (const auto& entry : fs::directory_iterator(a.fixtures)) {
     const std::string name = entry.path().filename().string();
     const std::string suffix = "_ref.y4m";
@@ -292,6 +405,7 @@ void run_fixtures(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Arg
     const std::string stem = name.substr(0, name.size() - suffix.size());
     const fs::path dist_path = entry.path().parent_path() / (stem + "_dist.y4m");
     if (!fs::exists(dist_path)) continue;
+    if (!a.mine(index++) || (a.stop_at_first && t.failures)) continue;  // one shard per fixture pair
     auto rs = open_picture_source(entry.path().string(), SourceOptions{});
     auto ds = open_picture_source(dist_path.string(), SourceOptions{});
     std::vector<Picture> refs, dists;
@@ -309,6 +423,10 @@ void run_fixtures(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Arg
       } catch (const Error&) {
         continue;
       }
+      if (twin.check_context && twin.check_context(*options, rs->format()) == -ENOTSUP) {
+        ++t.unsupported;
+        continue;
+      }
       compare(std::string(twin.name), "fixture " + stem + " " + describe(pairs),
               run_implementation(cpu, *options, refs, dists), run_implementation(twin, *options, refs, dists), t);
     }
@@ -322,9 +440,19 @@ int harness(int argc, char** argv) {
     if (s == "--quick") a.quick = true;
     else if (s == "--only" && i + 1 < argc) a.only = argv[++i];
     else if (s == "--fixtures" && i + 1 < argc) a.fixtures = argv[++i];
+    else if (s == "--first-difference") a.stop_at_first = true;
     else if (s == "--frames" && i + 1 < argc) a.fixture_frames = unsigned(std::stoul(argv[++i]));
+    else if (s == "--shard" && i + 1 < argc && std::sscanf(argv[i + 1], "%u/%u", &a.shard, &a.shards) == 2 &&
+             a.shards > 0 && a.shard < a.shards)
+      ++i;
+    else if (s == "--fixtures-only") a.generated = false;
+    else if (s == "--phases" && i + 1 < argc) a.phases = argv[++i];
+    else if (s == "--case" && i + 1 < argc) a.one_case = argv[++i];
+    else if (s == "--repeat" && i + 1 < argc) a.repeat = unsigned(std::stoul(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N]\n");
+      std::fprintf(stderr, "usage: twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N]\n"
+                           "                    [--first-difference] [--fixtures-only] [--phases small,options,large]\n"
+                           "                    [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]\n");
       return 2;
     }
   }
@@ -338,7 +466,8 @@ int harness(int argc, char** argv) {
     return 77;
   }
   bool all_ok = true;
-  std::printf("%-22s %8s %8s %10s %10s %12s\n", "twin", "cases", "refused", "values", "identical", "max |delta|");
+  std::printf("%-22s %8s %8s %8s %10s %10s %12s\n", "twin", "cases", "refused", "to CPU", "values", "identical",
+              "max |delta|");
   for (const ExtractorInfo* twin : cuda_twins()) {
     if (!a.only.empty() && twin->name != a.only) continue;
     const ExtractorInfo* cpu = find_implementation(*twin->spec, Backend::kCpu);
@@ -348,10 +477,14 @@ int harness(int argc, char** argv) {
       continue;
     }
     Tally t;
-    run_generated(*twin, *cpu, a, t);
-    if (!a.fixtures.empty()) run_fixtures(*twin, *cpu, a, t);
-    std::printf("%-22s %8lu %8lu %10lu %10lu %12.3g%s\n", std::string(twin->name).c_str(), t.cases, t.refused_both,
-                t.values, t.identical, t.max_delta, t.failures ? "  FAIL" : "");
+    if (!a.one_case.empty()) {
+      if (!run_one_case(*twin, *cpu, a, t)) return 2;
+    } else {
+      if (a.generated) run_generated(*twin, *cpu, a, t);
+      if (!a.fixtures.empty()) run_fixtures(*twin, *cpu, a, t);
+    }
+    std::printf("%-22s %8lu %8lu %8lu %10lu %10lu %12.3g%s\n", std::string(twin->name).c_str(), t.cases,
+                t.refused_both, t.unsupported, t.values, t.identical, t.max_delta, t.failures ? "  FAIL" : "");
     all_ok = all_ok && t.failures == 0 && t.values > 0;
   }
   std::printf("twin_harness: %s\n", all_ok ? "every value bit-identical" : "DIFFERENCES FOUND");

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 #include <random>
+#include <tuple>
+#include <utility>
 
 #include "extractor_harness.hpp"
 #include "features/cambi/math.hpp"
@@ -103,7 +105,8 @@ std::vector<std::uint16_t> patchy(int w, int h, std::mt19937& rng, int lo, int h
 
 TEST(Cambi, SpatialMaskMatchesBruteForce) {
   std::mt19937 rng(7);
-  for (auto [w, h] : {std::pair{1, 1}, {5, 3}, {40, 23}, {64, 64}, {3, 70}}) {
+  for (const auto& size : {std::pair{1, 1}, {5, 3}, {40, 23}, {64, 64}, {3, 70}}) {
+    const int w = size.first, h = size.second;  // named: lambdas capture them (clang 14 cannot capture bindings)
     const auto img = patchy(w, h, rng, 0, 3);
     auto px = [&](int x, int y) { return img[std::size_t(y) * w + x]; };
     const int t = mask_threshold(w, h);
@@ -126,7 +129,8 @@ TEST(Cambi, SpatialMaskMatchesBruteForce) {
 
 TEST(Cambi, ModeFilterMatchesDefinition) {
   std::mt19937 rng(3);
-  for (auto [w, h] : {std::pair{1, 5}, {2, 2}, {9, 4}, {31, 17}}) {
+  for (const auto& size : {std::pair{1, 5}, {2, 2}, {9, 4}, {31, 17}}) {
+    const int w = size.first, h = size.second;
     auto img = patchy(w, h, rng, 0, 4);
     const auto orig = img;
     auto o = [&](int x, int y) { return orig[std::size_t(y) * w + x]; };
@@ -148,7 +152,8 @@ TEST(Cambi, ModeFilterMatchesDefinition) {
 TEST(Cambi, BandingValuesMatchBruteForce) {
   std::mt19937 rng(11);
   for (int nd : {1, 4, 8})
-    for (auto [w, h, window] : {std::tuple{30, 20, 9}, {17, 33, 5}, {12, 12, 25}, {50, 7, 13}}) {
+    for (const auto& dims : {std::tuple{30, 20, 9}, {17, 33, 5}, {12, 12, 25}, {50, 7, 13}}) {
+      const int w = std::get<0>(dims), h = std::get<1>(dims), window = std::get<2>(dims);
       SCOPED_TRACE(std::to_string(nd) + " diffs, " + std::to_string(w) + "x" + std::to_string(h));
       cambi::Setup s;
       s.num_diffs = nd;

@@ -18,11 +18,11 @@ class Null final : public Extractor {
   void init(const PictureFormat&) override {}
   void extract(const Picture&, const Picture&, unsigned, FeatureSink&) override {}
 };
-std::unique_ptr<Extractor> make_null(const OptionValues&) { return std::make_unique<Null>(); }
+std::unique_ptr<Extractor> make_null(const OptionValues&, const RunSettings&) { return std::make_unique<Null>(); }
 
 constexpr std::string_view kProvided[] = {"feat"};
 constexpr FeatureSpec kSpec{.name = "feat", .options = kOpts, .provided = kProvided};
-const ExtractorInfo kCpu = {.spec = &kSpec, .name = "feat", .create = make_null};
+const ExtractorInfo kCpu = {.spec = &kSpec, .name = "feat", .make = make_null};
 const ExtractorInfo kTwin = {
     .spec = &kSpec,
     .backend = Backend::kCuda,
@@ -31,7 +31,7 @@ const ExtractorInfo kTwin = {
       if (o.get_int("scale") == 7) return -EINVAL;  // a failing device, not a capability answer
       return f.width > 100 ? -ENOTSUP : 0;
     },
-    .create = make_null,
+    .make = make_null,
 };
 const ExtractorInfo* const kTable[] = {&kCpu, &kTwin};
 
@@ -80,7 +80,7 @@ TEST(Dispatch, CpuNameUnderDeviceBackendFallsBackToo) {
 
 TEST(Dispatch, NoTwinIsOneWarningAndTheCpu) {
   constexpr FeatureSpec other{.name = "other"};
-  const ExtractorInfo cpu_only = {.spec = &other, .name = "other", .create = make_null};
+  const ExtractorInfo cpu_only = {.spec = &other, .name = "other", .make = make_null};
   Case c;
   auto r = c.resolve(cpu_only, true, Backend::kCuda, 64);
   EXPECT_EQ(r.info, &cpu_only);

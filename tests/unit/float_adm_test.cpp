@@ -1,9 +1,15 @@
-// float_adm (spec: float_adm.md): the rcpss table rule, CSF factor bit patterns, the DWT against
+// float_adm (spec: float_adm.md): the rcpss tables and their rule (against this CPU's instruction), CSF factor bit patterns, the DWT against
 // straightforward loops in the order the spec defines (written here), regions, edge cases (identical frames, zero
 // denominator), names/options, and what is refused.
 #include <gtest/gtest.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <random>
@@ -15,6 +21,7 @@
 #include "features/float_adm/csf.hpp"
 #include "features/float_adm/dwt.hpp"
 #include "features/float_adm/math.hpp"
+#include "features/float_adm/rcpss.hpp"
 #include "features/float_adm/scale.hpp"
 #include "vqtwin/error.hpp"
 
@@ -33,7 +40,7 @@ float float_of(std::uint32_t u) {
   std::memcpy(&f, &u, sizeof f);
   return f;
 }
-float rcp(float x) { return rcpss_from_table(x, kRcpssTable); }
+float rcp(float x) { return rcpss_from_table(x, kRcpssAmd); }
 
 // ---- rcpss ----
 
@@ -48,9 +55,9 @@ TEST(FloatAdmRcpss, TableRuleOnHandValues) {
   EXPECT_EQ(bits_of(rcp(2.0f)), 0x3efff000u);
   EXPECT_EQ(bits_of(rcp(0.5f)), 0x3ffff000u);
   EXPECT_EQ(bits_of(rcp(1024.0f)), bits_of(std::ldexp(float_of(0x3f7ff000u), -10)));
-  EXPECT_EQ(bits_of(rcp(3.0f)), bits_of(std::ldexp(float_of(kRcpssTable[2048]), -1)));  // 3 = 2 * 1.5
+  EXPECT_EQ(bits_of(rcp(3.0f)), bits_of(std::ldexp(float_of(kRcpssAmd[2048]), -1)));  // 3 = 2 * 1.5
   // The sign carries over.
-  EXPECT_EQ(bits_of(rcp(-1.5f)), 0x80000000u | kRcpssTable[2048]);
+  EXPECT_EQ(bits_of(rcp(-1.5f)), 0x80000000u | kRcpssAmd[2048]);
   // Zero and subnormals give a signed infinity; 1e-30 (ADM's epsilon) is normal.
   EXPECT_EQ(rcp(0.0f), INFINITY);
   EXPECT_EQ(rcp(-0.0f), -INFINITY);
@@ -60,12 +67,70 @@ TEST(FloatAdmRcpss, TableRuleOnHandValues) {
 
 TEST(FloatAdmRcpss, EveryEntryIsWithinTheIsaBound) {
   // The ISA bounds rcpss's relative error by 1.5 * 2^-12: a sanity check of the embedded data.
-  for (int i = 0; i < 4096; ++i) {
-    const double x = 1.0 + i / 4096.0;
-    const double rel = std::fabs(double(float_of(kRcpssTable[i])) * x - 1.0);
-    EXPECT_LE(rel, 1.5 / 4096) << i;
-  }
+  for (const std::uint32_t* table : {kRcpssAmd, kRcpssIntel})
+    for (int i = 0; i < kRcpssEntries; ++i) {
+      const double x = 1.0 + i / 4096.0;
+      const double rel = std::fabs(double(float_of(table[i])) * x - 1.0);
+      EXPECT_LE(rel, 1.5 / 4096) << i;
+    }
 }
+
+TEST(FloatAdmRcpss, TheTwoTablesAreTheTwoCpus) {
+  // Spot values of each measurement (the spec's AMD table; the Intel Xeon's, which gives the same
+  // result to each pair of entries 2k, 2k+1: its table has 11 index bits). They differ in 2115 entries.
+  EXPECT_EQ(kRcpssAmd[1], 0x3f7fe000u);
+  EXPECT_EQ(kRcpssIntel[1], 0x3f7ff000u);
+  EXPECT_EQ(kRcpssIntel[2], 0x3f7fd000u);
+  EXPECT_EQ(kRcpssAmd[4095], 0x3f000000u);
+  int differ = 0;
+  for (int i = 0; i < kRcpssEntries; ++i) {
+    differ += kRcpssAmd[i] != kRcpssIntel[i];
+    if (i % 2) {
+      EXPECT_EQ(kRcpssIntel[i], kRcpssIntel[i - 1]) << i;
+    }
+  }
+  EXPECT_EQ(differ, 2115);
+  EXPECT_EQ(rcpss_table(Rcpss::kAmd), kRcpssAmd);
+  EXPECT_EQ(rcpss_table(Rcpss::kIntel), kRcpssIntel);
+}
+
+TEST(FloatAdmRcpss, NamesOfTheTables) {
+  for (Rcpss r : {Rcpss::kAmd, Rcpss::kIntel, Rcpss::kNative}) EXPECT_EQ(parse_rcpss(to_string(r)), r);
+  EXPECT_EQ(parse_rcpss("AMD"), std::nullopt);
+  EXPECT_EQ(parse_rcpss(""), std::nullopt);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+float hardware_rcpss(float x) { return _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x))); }
+
+// --rcpss native: this CPU's table, measured once, and the rule that extends a table to every float
+// (top 12 mantissa bits, exact exponent scaling, sign, zero/subnormal/huge inputs) held against this
+// CPU's instruction on every exponent. The known tables are checked on their CPUs the same way (the
+// AMD one when it was measured; the Intel one on the Intel Xeon this test last ran on).
+TEST(FloatAdmRcpss, NativeTableAndRuleMatchThisCpu) {
+  const std::uint32_t* native = rcpss_table(Rcpss::kNative);
+  EXPECT_EQ(rcpss_table(Rcpss::kNative), native);  // measured once
+  for (int i = 0; i < kRcpssEntries; ++i)
+    ASSERT_EQ(native[i], bits_of(hardware_rcpss(1.0f + float(i) / 4096))) << i;
+  std::mt19937 rng(15);
+  std::uniform_int_distribution<std::uint32_t> mantissa(0, 0x7FFFFF);
+  long checked = 0;
+  for (std::uint32_t exponent = 0; exponent <= 255; ++exponent)
+    for (int k = 0; k < 2000; ++k) {
+      const std::uint32_t m = k < 2 ? (k ? 0x7FFFFFu : 0u) : mantissa(rng);
+      for (std::uint32_t sign : {0u, 0x80000000u}) {
+        const float x = float_of(sign | exponent << 23 | m);
+        ASSERT_EQ(bits_of(rcpss_from_table(x, native)), bits_of(hardware_rcpss(x))) << std::hex << bits_of(x);
+        ++checked;
+      }
+    }
+  EXPECT_GT(checked, 1000000);
+  const char* which = std::equal(native, native + kRcpssEntries, kRcpssAmd)     ? "the AMD table"
+                      : std::equal(native, native + kRcpssEntries, kRcpssIntel) ? "the Intel table"
+                                                                                  : "neither known table";
+  std::printf("this CPU's rcpss is %s\n", which);
+}
+#endif
 
 TEST(FloatAdmRcpss, RefinedReciprocalIsOneNewtonStepInFloat) {
   std::mt19937 rng(4);
@@ -76,8 +141,8 @@ TEST(FloatAdmRcpss, RefinedReciprocalIsOneNewtonStepInFloat) {
     volatile float dy = d * y;
     volatile float e = 1.0f - dy;
     volatile float c = y * e;
-    EXPECT_EQ(bits_of(refined_reciprocal(d, kRcpssTable)), bits_of(y + c));
-    EXPECT_NEAR(refined_reciprocal(d, kRcpssTable) * d, 1.0f, 1e-6f);
+    EXPECT_EQ(bits_of(refined_reciprocal(d, kRcpssAmd)), bits_of(y + c));
+    EXPECT_NEAR(refined_reciprocal(d, kRcpssAmd) * d, 1.0f, 1e-6f);
   }
 }
 
@@ -195,18 +260,18 @@ TEST(FloatAdmDecouple, HandCases) {
   // limit (100) makes rst = min(100 * rst, t) = t: everything restored, nothing additive.
   {
     const float o[3] = {8.0f, 4.0f, 2.0f}, t[3] = {4.0f, 2.0f, 1.0f};
-    decouple_cell(o, t, 100.0, cos_sq, kRcpssTable, r, a);
+    decouple_cell(o, t, 100.0, cos_sq, kRcpssAmd, r, a);
     for (int k = 0; k < 3; ++k) {
       EXPECT_EQ(r[k], t[k]);
       EXPECT_EQ(a[k], 0.0f);
     }
-    decouple_cell(o, t, 1.0, cos_sq, kRcpssTable, r, a);  // gain limit 1: rst = min(rst, t)
+    decouple_cell(o, t, 1.0, cos_sq, kRcpssAmd, r, a);  // gain limit 1: rst = min(rst, t)
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(r[k], t[k], 1e-5f);
   }
   // Opposite sign: k clamps to 0, nothing restored; the distortion is all additive.
   {
     const float o[3] = {8.0f, -4.0f, 2.0f}, t[3] = {-4.0f, 2.0f, -1.0f};
-    decouple_cell(o, t, 100.0, cos_sq, kRcpssTable, r, a);
+    decouple_cell(o, t, 100.0, cos_sq, kRcpssAmd, r, a);
     for (int k = 0; k < 3; ++k) {
       EXPECT_EQ(r[k], 0.0f);
       EXPECT_EQ(a[k], t[k]);
@@ -215,7 +280,7 @@ TEST(FloatAdmDecouple, HandCases) {
   // Perpendicular (h, v) directions: no angle match; k clamps to 1 at most -> rst = o.
   {
     const float o[3] = {2.0f, 0.0f, 1.0f}, t[3] = {5.0f, 5.0f, 5.0f};
-    decouple_cell(o, t, 100.0, cos_sq, kRcpssTable, r, a);
+    decouple_cell(o, t, 100.0, cos_sq, kRcpssAmd, r, a);
     EXPECT_EQ(r[0], 2.0f);
     EXPECT_EQ(r[2], 1.0f);
     EXPECT_EQ(a[0], 3.0f);
@@ -261,7 +326,7 @@ TEST(FloatAdmScale, DecoupleRowsEqualTheCellDefinition) {
     const Subbands ref = random_bands(41, 23, 1, 20.0f), dis = distorted(ref, 2);
     ScaleSettings s;
     s.gain_limit = egl;
-    s.rcp_table = kRcpssTable;
+    s.rcp_table = kRcpssAmd;
     ScaleWork work;
     decouple_planes(ref, dis, s, work);
     const Rect wr = work_rect(41, 23);
@@ -270,7 +335,7 @@ TEST(FloatAdmScale, DecoupleRowsEqualTheCellDefinition) {
         const float o[3] = {ref.h.row(i)[j], ref.v.row(i)[j], ref.d.row(i)[j]};
         const float t[3] = {dis.h.row(i)[j], dis.v.row(i)[j], dis.d.row(i)[j]};
         float r[3], a[3];
-        decouple_cell(o, t, egl, kCosOneDegreeSq, kRcpssTable, r, a);
+        decouple_cell(o, t, egl, kCosOneDegreeSq, kRcpssAmd, r, a);
         for (int k = 0; k < 3; ++k) {
           ASSERT_EQ(bits_of(work.restored[k].row(i)[j]), bits_of(r[k])) << egl << " " << i << "," << j << " " << k;
           ASSERT_EQ(bits_of(work.additive[k].row(i)[j]), bits_of(a[k])) << egl << " " << i << "," << j << " " << k;
@@ -317,7 +382,7 @@ TEST(FloatAdmScale, MaskedSumEqualsTheCellDefinitionAlsoAtBandEdges) {
   for (auto [w, h] : {std::pair{3, 3}, std::pair{9, 5}, std::pair{36, 21}, std::pair{14, 17}}) {
     const Subbands ref = random_bands(w, h, 5, 20.0f), dis = distorted(ref, 6);
     ScaleSettings s;
-    s.rcp_table = kRcpssTable;
+    s.rcp_table = kRcpssAmd;
     ScaleWork work;
     decouple_planes(ref, dis, s, work);
     const float rf[3] = {0.03f, 0.03f, 0.014f};

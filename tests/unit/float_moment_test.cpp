@@ -74,6 +74,24 @@ TEST(FloatMoment, MatchesThePlainLoopAtEveryDepth) {
     }
 }
 
+// 10/12-bit files may hold samples above their bit depth (libvmaf accepts them): 4097 at 10 bits is
+// 1024.25, whose square 1049088.0625 needs 25 bits, so libvmaf's fp32 square rounds to 1049088 (an exact
+// integer sum would give 1049088.0625). Such a picture takes libvmaf's own order.
+TEST(FloatMoment, SamplesAboveTheBitDepthRoundAsInLibvmaf) {
+  for (int bpc : {10, 12})
+    for (auto [w, h] : {std::pair{1, 1}, {70, 9}}) {
+      const Picture a = make_picture(format(w, h, bpc), [](int, int x, int y) { return (x + y) % 5 ? 4097u : 65535u; });
+      const Picture b = make_picture(format(w, h, bpc), [](int, int x, int) { return unsigned(x * 13 % 1024); });
+      const Moments m = moments_of(a, b);
+      const auto [r1, r2] = plain(a);
+      const auto [d1, d2] = plain(b);
+      EXPECT_TRUE(same_bits(m.ref1, r1) && same_bits(m.ref2, r2) && same_bits(m.dis1, d1) && same_bits(m.dis2, d2))
+          << bpc << "-bit " << w << "x" << h << ": " << m.ref2 << " vs " << r2;
+    }
+  const Picture one = make_picture(format(1, 1, 10), [](int, int, int) { return 4097u; });
+  EXPECT_EQ(moments_of(one, one).ref2, 1049088.0);
+}
+
 TEST(FloatMoment, RefusesOtherBitDepthsAndOptions) {
   EXPECT_THROW(make_extractor("float_moment")->init(format(8, 8, 9)), Error);
   EXPECT_THROW(make_extractor("float_moment", {{"debug", "true"}}), Error);

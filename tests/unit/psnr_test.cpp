@@ -6,9 +6,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "extractor_harness.hpp"
 #include "features/psnr/math.hpp"
+#include "features/psnr/sse.hpp"
 
 namespace vqtwin::test {
 namespace {
@@ -56,6 +58,28 @@ TEST(Psnr, ApsnrCap) {
   EXPECT_GT(uncapped, 191.0);
   EXPECT_EQ(psnr::apsnr_of(1, 3000000000ull, 65535), uncapped);
   EXPECT_EQ(psnr::apsnr_of(0, 3000000000ull, 65535), 195.0);  // ceil(10 log10(2.577e19)) = ceil(194.11)
+}
+
+// The portable SSE build (the reference every SIMD build is held to in cpu_check) against a plain
+// 64-bit sum, on rows longer than its 32768-sample int32 runs and on the largest differences.
+TEST(Psnr, PortableSseEqualsAPlainSum) {
+  const psnr::SseKernels k = psnr::sse_kernels_for(0);
+  for (int w : {1, 17, 32767, 32768, 32769, 100003}) {
+    std::vector<std::uint8_t> a(std::size_t(w) * 2), b(a.size());
+    std::vector<std::uint16_t> c(a.size()), d(a.size());
+    std::uint64_t plain8 = 0, plain16 = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      a[i] = (i % 5 == 0) ? 0 : 255;
+      b[i] = (i % 3 == 0) ? 255 : std::uint8_t(i * 37);
+      c[i] = (i % 5 == 0) ? 0 : 65535;
+      d[i] = (i % 3 == 0) ? 65535 : std::uint16_t(i * 997);
+      const std::int64_t e8 = std::int64_t(a[i]) - b[i], e16 = std::int64_t(c[i]) - d[i];
+      plain8 += std::uint64_t(e8 * e8);
+      plain16 += std::uint64_t(e16 * e16);
+    }
+    EXPECT_EQ(k.sse8(a.data(), w, b.data(), w, w, 2), plain8) << w;
+    EXPECT_EQ(k.sse16(c.data(), w, d.data(), w, w, 2), plain16) << w;
+  }
 }
 
 }  // namespace

@@ -36,6 +36,23 @@ TEST(Results, MissingFrameMeansNoPooledValue) {
   EXPECT_TRUE(r.pooled("b", {PoolMethod::kMean}).has_value());
 }
 
+TEST(Results, DroppedFramesAreGoneAndSoAreNamesOnlyTheyHad) {
+  // A frame read in parallel failed at frame 3 after frames 4 and 5 were computed.
+  Results r;
+  for (unsigned i = 0; i < 6; ++i) r.put("a", i, double(i));
+  r.put("late", 4, 1.0);
+  r.put("sparse", 0, 1.0);
+  r.put("sparse", 5, 1.0);
+  r.drop_frames_from(3);
+  EXPECT_EQ(r.frame_count(), 3u);
+  EXPECT_EQ(*r.value("a", 2), 2.0);
+  EXPECT_FALSE(r.value("a", 3).has_value());
+  EXPECT_FALSE(r.has("late"));
+  EXPECT_TRUE(r.has("sparse"));
+  EXPECT_EQ(r.names(), (std::vector<std::string>{"a", "sparse"}));
+  EXPECT_EQ(*r.pooled("a", {PoolMethod::kMean}), 1.0);
+}
+
 TEST(Results, NamesInFirstEmissionOrder) {
   Results r;
   r.put("late", 0, 1.0, {1, 0, 0});   // emitted while processing frame 1, for frame 0

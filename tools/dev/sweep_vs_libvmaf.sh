@@ -21,9 +21,10 @@
 #   --aom_ctc v1.0 ... v7.0 and --nflx_ctc v1.0, run on every format of 1 but 16-bit).
 # A run that both programs refuse counts as agreeing. Prints one line per run and a summary.
 # float_adm (and the float VMAF models) use the x86 rcpss instruction, whose approximation differs between
-# CPU vendors; vqtwin reproduces the AMD CPU of the goldens (docs/exactness.md), so on other CPUs compare
-# with a libvmaf build whose rcpss is that table (shared/spec/float_adm_rcpss_table.txt) to match there too.
-#   tools/dev/sweep_vs_libvmaf.sh VMAF_BIN [VQTWIN_BIN]
+# CPU vendors (docs/exactness.md); vqtwin runs with --rcpss $RCPSS (default amd, the CPU of the first
+# goldens). Against a stock libvmaf built on this machine give RCPSS=native; RCPSS=amd matches a libvmaf
+# whose rcpss is the AMD table (shared/spec/float_adm_rcpss_table.txt) on any CPU.
+#   [RCPSS=amd|intel|native] tools/dev/sweep_vs_libvmaf.sh VMAF_BIN [VQTWIN_BIN]
 set -uo pipefail
 vmaf=${1:?usage: sweep_vs_libvmaf.sh VMAF_BIN [VQTWIN_BIN]}
 vqtwin=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/tools/vqtwin/vqtwin}
@@ -65,7 +66,7 @@ run() {
   local shown="$*"
   printf '%-24s %-84.84s ' "$label" "${shown//$tmp\//}"
   local ours=0 theirs=0
-  "$vqtwin" -q "$@" --json --precision max -o "$tmp/o.json" 2>"$tmp/o.err" || ours=$?
+  "$vqtwin" -q --rcpss "${RCPSS:-amd}" "$@" --json --precision max -o "$tmp/o.json" 2>"$tmp/o.err" || ours=$?
   "$vmaf" --cpumask 255 -q "$@" --json -o "$tmp/l.json" >/dev/null 2>"$tmp/l.err" || theirs=$?
   if ((ours && theirs)); then
     echo "both refuse"; matched=$((matched + 1))

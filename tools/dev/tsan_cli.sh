@@ -29,3 +29,15 @@ for ref in "$fixtures"/*_ref.y4m; do
   pairs=$((pairs + 1))
 done
 [ "$pairs" -gt 0 ] || { echo "tsan: no fixture pairs in $fixtures" >&2; exit 1; }
+
+# A ladder (renditions sharing one reader of the reference, at different offsets) and a batch (passes
+# at once), on the first pair.
+ref=$(ls "$fixtures"/*_ref.y4m | head -1); dist=${ref%_ref.y4m}_dist.y4m
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$cli" -q -r "$ref" -d "$dist" -d "$dist" -d "$ref" --threads 8 --frame_cnt "${TSAN_FRAMES:-10}" --sync auto \
+  --json -o "$tmp/ladder_{index}.json"
+echo "tsan: ladder of 3: no race"
+printf 'reference,distorted,output,options\n%s,%s,a.json,--frame_skip_ref 1\n%s,%s,b.json,\n%s,%s,c.json,\n%s,%s,d.json,\n' \
+  "$ref" "$dist" "$ref" "$dist" "$dist" "$ref" "$dist" "$dist" > "$tmp/m.csv"
+"$cli" batch "$tmp/m.csv" -q --threads 8 --jobs 3 --frame_cnt "${TSAN_FRAMES:-10}"
+echo "tsan: batch of 4 rows in 2 passes: no race"

@@ -39,6 +39,17 @@ void count_allocation(int delta) { g_live += delta; }
 
 }  // namespace cuda
 
+int cuda_device_count(std::string* why) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    if (why) *why = std::string("no CUDA device (") + cudaGetErrorString(e) + ")";
+    return 0;
+  }
+  if (count == 0 && why) *why = "no CUDA device";
+  return count;
+}
+
 bool cuda_device_usable(int device, std::string* why) {
   auto say = [&](const std::string& text) {
     if (why) *why = text;

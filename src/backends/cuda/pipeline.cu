@@ -1,8 +1,16 @@
 // The CUDA backend's frame pipeline: one slot per worker, so reading frame n+2, uploading n+1 and
 // computing n overlap. Device and pinned memory are allocated here, once, and reused every frame.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <system_error>
+#include <thread>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "backends/cuda/busy_times.hpp"
 #include "backends/cuda/slot.hpp"
 #include "vqtwin/error.hpp"
 
@@ -25,22 +33,125 @@ class CudaPipeline final : public DevicePipeline {
  public:
   CudaPipeline(const PictureFormat& format, int device, unsigned slots) : format_(format) {
     use_device(device);
-    for (unsigned i = 0; i < slots; ++i) slots_.push_back(std::make_unique<CudaSlot>(format, device, i));
+    if (BusyTimes::wanted()) times_ = std::make_unique<BusyTimes>();
+    // The slots are made one per thread: pinning their host memory is most of a run's start-up (a
+    // 4K pair is 25 MB, one slot per worker), and the pages of different slots can be pinned at once.
+    // On any failure every slot made is freed and the first error is thrown.
+    std::vector<std::unique_ptr<CudaSlot>> made(slots);
+    std::vector<std::exception_ptr> errors(slots);
+    auto make = [&](unsigned i) {
+      try {
+        use_device(device);
+        made[i] = std::make_unique<CudaSlot>(format, device, i, times_.get());
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < slots; ++i) {
+      try {
+        pool.emplace_back(make, i);
+      } catch (const std::system_error&) {
+        make(i);  // no thread to be had: made here
+      }
+    }
+    if (slots) make(0);
+    for (auto& t : pool) t.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+    slots_ = std::move(made);
   }
   unsigned slot_count() const override { return unsigned(slots_.size()); }
   FrameSlot& slot(unsigned i) override { return *slots_.at(i); }
   const PictureFormat& format() const override { return format_; }
+  void set_uploaded_planes(unsigned mask) override {
+    for (auto& s : slots_) s->set_uploaded_planes(mask);
+  }
 
  private:
   PictureFormat format_;
+  std::unique_ptr<BusyTimes> times_;  // outlives the slots that write to it
   std::vector<std::unique_ptr<CudaSlot>> slots_;
 };
+
+// The length of the union of intervals [a, b) (sorted by a here).
+double union_ms(std::vector<std::pair<float, float>> v) {
+  std::sort(v.begin(), v.end());
+  double total = 0;
+  float lo = 0, hi = 0;
+  bool open = false;
+  for (const auto& [a, b] : v) {
+    if (open && a <= hi) {
+      hi = std::max(hi, b);
+      continue;
+    }
+    if (open) total += hi - lo;
+    lo = a;
+    hi = b;
+    open = true;
+  }
+  if (open) total += hi - lo;
+  return total;
+}
 
 }  // namespace
 
 void use_device(int device) { check(cudaSetDevice(device), "cudaSetDevice"); }
 
-CudaSlot::CudaSlot(const PictureFormat& format, int device, unsigned index)
+bool BusyTimes::wanted() {
+  const char* v = std::getenv("VQTWIN_REPORT_DEVICE_BUSY");
+  return v && *v && *v != '0';
+}
+
+BusyTimes::BusyTimes() {
+  check(cudaEventRecord(origin_.get(), 0), "cudaEventRecord");
+  check(cudaEventSynchronize(origin_.get()), "cudaEventSynchronize");
+}
+
+float BusyTimes::since_origin(cudaEvent_t e) const {
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, origin_.get(), e), "cudaEventElapsedTime");
+  return ms;
+}
+
+void BusyTimes::add(float upload_start, float compute_start, float end) {
+  std::lock_guard lock(mutex_);
+  frames_.push_back({upload_start, compute_start, end});
+}
+
+BusyTimes::Summary BusyTimes::summary() const {
+  std::lock_guard lock(mutex_);
+  Summary s;
+  s.frames = unsigned(frames_.size());
+  if (frames_.empty()) return s;
+  std::vector<std::pair<float, float>> all, up, compute;
+  float first = frames_[0].upload, last = frames_[0].end;
+  for (const Interval& f : frames_) {
+    all.emplace_back(f.upload, f.end);
+    up.emplace_back(f.upload, f.compute);
+    compute.emplace_back(f.compute, f.end);
+    first = std::min(first, f.upload);
+    last = std::max(last, f.end);
+    s.in_flight_ms += f.end - f.upload;
+  }
+  s.span_ms = last - first;
+  s.busy_ms = union_ms(all);
+  s.upload_ms = union_ms(up);
+  s.compute_ms = union_ms(compute);
+  return s;
+}
+
+BusyTimes::~BusyTimes() {
+  const Summary s = summary();
+  if (s.frames == 0 || s.span_ms <= 0) return;
+  std::fprintf(stderr,
+               "vqtwin: device busy: %.1f ms of %.1f ms (%.1f%%) from the first upload to the last frame's end, "
+               "%u frames; uploading %.1f ms (%.1f%%), computing %.1f ms (%.1f%%); %.2f frames in flight on average\n",
+               s.busy_ms, s.span_ms, 100 * s.busy_ms / s.span_ms, s.frames, s.upload_ms, 100 * s.upload_ms / s.span_ms,
+               s.compute_ms, 100 * s.compute_ms / s.span_ms, s.in_flight_ms / s.span_ms);
+}
+
+CudaSlot::CudaSlot(const PictureFormat& format, int device, unsigned index, BusyTimes* times)
     : device_(device),
       index_(index),
       picture_bytes_(Picture::storage_bytes(format)),
@@ -49,15 +160,51 @@ CudaSlot::CudaSlot(const PictureFormat& format, int device, unsigned index)
       ref_(format, host_.get()),
       dist_(format, host_.get() + picture_bytes_),
       device_ref_(device_view(ref_, host_.get(), device_copy_.get())),
-      device_dist_(device_view(dist_, host_.get(), device_copy_.get())) {}
+      device_dist_(device_view(dist_, host_.get(), device_copy_.get())),
+      times_(times) {
+  if (times_) {
+    uploading_ = std::make_unique<Event>(true);
+    computing_ = std::make_unique<Event>(true);
+    done_ = std::make_unique<Event>(true);
+  }
+}
 
 void CudaSlot::upload() {
   use_device(device_);
-  check(cudaMemcpyAsync(device_copy_.get(), host_.get(), 2 * picture_bytes_, cudaMemcpyHostToDevice, stream_.get()),
-        "upload (cudaMemcpyAsync)");
+  if (times_) check(cudaEventRecord(uploading_->get(), stream_.get()), "cudaEventRecord");
+  upload_planes();
+  if (times_) {
+    check(cudaEventRecord(computing_->get(), stream_.get()), "cudaEventRecord");
+    timed_ = true;
+  }
 }
 
-void CudaSlot::wait() { check(cudaStreamSynchronize(stream_.get()), "frame (cudaStreamSynchronize)"); }
+void CudaSlot::upload_planes() {
+  const int planes = ref_.format().num_planes();
+  if ((planes_ & kAllPlanes) == kAllPlanes || (planes == 1 && (planes_ & 1))) {
+    check(cudaMemcpyAsync(device_copy_.get(), host_.get(), 2 * picture_bytes_, cudaMemcpyHostToDevice, stream_.get()),
+          "upload (cudaMemcpyAsync)");
+    return;
+  }
+  // Only the planes read: one copy per plane and picture (its rows with their padding).
+  for (const Picture* pic : {&ref_, &dist_})
+    for (int p = 0; p < planes; ++p) {
+      if (!(planes_ & (1u << p))) continue;
+      const auto* from = static_cast<const unsigned char*>(pic->data(p));
+      const std::size_t bytes = std::size_t(pic->stride_bytes(p)) * std::size_t(pic->height(p));
+      check(cudaMemcpyAsync(device_copy_.get() + (from - host_.get()), from, bytes, cudaMemcpyHostToDevice,
+                            stream_.get()),
+            "upload (cudaMemcpyAsync)");
+    }
+}
+
+void CudaSlot::wait() {
+  if (times_) check(cudaEventRecord(done_->get(), stream_.get()), "cudaEventRecord");
+  check(cudaStreamSynchronize(stream_.get()), "frame (cudaStreamSynchronize)");
+  if (times_ && std::exchange(timed_, false))
+    times_->add(times_->since_origin(uploading_->get()), times_->since_origin(computing_->get()),
+                times_->since_origin(done_->get()));
+}
 
 CudaSlot& cuda_slot(FrameSlot& slot) {
   auto* s = dynamic_cast<CudaSlot*>(&slot);

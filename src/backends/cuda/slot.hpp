@@ -1,6 +1,7 @@
 #pragma once
 // The CUDA frame slot: a (reference, distorted) pair in one pinned host block, its copy on the
-// device (same layout, uploaded in one transfer), and the stream the frame's work is ordered on.
+// device (same layout; uploaded in one transfer, or plane by plane when only some planes are read),
+// and the stream the frame's work is ordered on.
 #include <memory>
 
 #include "backends/cuda/device_picture.hpp"
@@ -9,14 +10,19 @@
 
 namespace vqtwin::cuda {
 
+class BusyTimes;
+
 class CudaSlot final : public FrameSlot {
  public:
-  CudaSlot(const PictureFormat& format, int device, unsigned index);
+  // `times`: where each frame's device interval goes (VQTWIN_REPORT_DEVICE_BUSY), or null.
+  CudaSlot(const PictureFormat& format, int device, unsigned index, BusyTimes* times = nullptr);
   unsigned index() const override { return index_; }
   Picture& ref() override { return ref_; }
   Picture& dist() override { return dist_; }
   void upload() override;
   void wait() override;
+  // The planes upload() copies (bit p = plane p; DevicePipeline::set_uploaded_planes).
+  void set_uploaded_planes(unsigned mask) { planes_ = mask; }
 
   int device() const { return device_; }
   cudaStream_t stream() const { return stream_.get(); }
@@ -27,11 +33,19 @@ class CudaSlot final : public FrameSlot {
   int device_;
   unsigned index_;
   std::size_t picture_bytes_;
-  PinnedArray<unsigned char> host_;  // ref then dist, each picture_bytes_ (a multiple of 64)
+  RegisteredHostBlock host_;  // ref then dist, each picture_bytes_ (a multiple of 64); pinned
   DeviceArray<unsigned char> device_copy_;  // the same block on the device
+  unsigned planes_ = kAllPlanes;
   Stream stream_;
   Picture ref_, dist_;
   DevicePicture device_ref_, device_dist_;
+  // The frame's interval on the device, when measured: recorded before the upload, after it, and
+  // after the frame's last work (in wait()).
+  BusyTimes* times_;
+  std::unique_ptr<Event> uploading_, computing_, done_;
+  bool timed_ = false;  // upload() recorded this frame's first two events
+
+  void upload_planes();  // the transfers themselves: the whole block, or the planes read
 };
 
 // The slot a twin was handed, as the CUDA slot it is (an error if another backend's).

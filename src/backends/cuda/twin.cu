@@ -12,6 +12,7 @@ void CudaTwin::init(const PictureFormat& format) {
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     own_ = make_cuda_pipeline(format, device, 1);
+    own_->set_uploaded_planes(planes_read());
     pipeline_ = own_.get();
   }
   if (!(pipeline_->format() == format))
@@ -25,6 +26,7 @@ void CudaTwin::extract(const Picture& ref, const Picture& dist, unsigned index, 
   CudaSlot& slot = cuda_slot(pipeline_->slot(0));
   const PictureFormat& f = ref.format();
   for (int p = 0; p < f.num_planes(); ++p) {
+    if (!(planes_read() & (1u << p))) continue;  // never uploaded
     const std::size_t row = std::size_t(ref.width(p)) * std::size_t(f.bytes_per_sample());
     for (int y = 0; y < ref.height(p); ++y) {
       std::memcpy(slot.ref().row<unsigned char>(p, 0) + y * slot.ref().stride_bytes(p),

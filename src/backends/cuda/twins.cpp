@@ -5,11 +5,29 @@ namespace vqtwin {
 
 extern const ExtractorInfo kPsnrCudaInfo;
 extern const ExtractorInfo kFloatPsnrCudaInfo;
+extern const ExtractorInfo kFloatSsimCudaInfo;
+extern const ExtractorInfo kIntegerSsimCudaInfo;
+extern const ExtractorInfo kIntegerMotionCudaInfo;
+extern const ExtractorInfo kIntegerVifCudaInfo;
+extern const ExtractorInfo kIntegerAdmCudaInfo;
+extern const ExtractorInfo kFloatVifCudaInfo;
+extern const ExtractorInfo kFloatAdmCudaInfo;
+extern const ExtractorInfo kFloatMsSsimCudaInfo;
+extern const ExtractorInfo kFloatMotionCudaInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
     &kPsnrCudaInfo,
     &kFloatPsnrCudaInfo,
+    &kFloatSsimCudaInfo,
+    &kIntegerSsimCudaInfo,
+    &kIntegerMotionCudaInfo,
+    &kIntegerVifCudaInfo,
+    &kIntegerAdmCudaInfo,
+    &kFloatVifCudaInfo,
+    &kFloatAdmCudaInfo,
+    &kFloatMsSsimCudaInfo,
+    &kFloatMotionCudaInfo,
 };
 }  // namespace
 

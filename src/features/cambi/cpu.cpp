@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cpu.hpp"
 #include "core/extractor.hpp"
 #include "core/format_checks.hpp"
 #include "core/implementation.hpp"
@@ -93,6 +94,7 @@ class CambiCpu final : public Extractor {
 
   void init(const PictureFormat& f) override {
     require_standard_bitdepth("cambi", f.bitdepth);
+    s_.kernels = cambi_kernels_for(cpu::flags());  // --cpumask applies
     s_.in_w = f.width;
     s_.in_h = f.height;
     s_.bitdepth = f.bitdepth;

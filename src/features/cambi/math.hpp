@@ -70,7 +70,7 @@ VQTWIN_HD inline std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint
   const std::uint16_t lo = a < b ? a : b;
   const std::uint16_t smallest = lo < c ? lo : c;
   const std::uint16_t pair = b == c ? b : smallest;
-  return (a == b) | (a == c) ? a : pair;
+  return ((a == b) | (a == c)) ? a : pair;
 }
 
 // libvmaf's table of 1/n (n = 0: 0): the float nearest to 1/n written with nine significant digits,

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "common/cpu.hpp"
 #include "common/vector.hpp"
 #include "vqtwin/error.hpp"
 
@@ -98,8 +99,10 @@ void anti_dither(std::uint16_t* img, int w, int h) {
   for (int j = 0; j + 1 < w; ++j) last[j] = std::uint16_t((last[j] + last[j + 1]) >> 1);
 }
 
-void spatial_mask(const std::uint16_t* img, int w, int h, int threshold, std::uint8_t* mask,
-                                       std::vector<std::uint8_t>& flat) {
+namespace {
+
+VQTWIN_ALWAYS_INLINE void spatial_mask_body(const std::uint16_t* img, int w, int h, int threshold, std::uint8_t* mask,
+                                            std::vector<std::uint8_t>& flat) {
   // flat(r, c): equal to its right and lower neighbours (a missing neighbour counts as equal).
   // mask(r, c): more than `threshold` flat pixels in the 7x7 square around it (outside = not flat).
   // Rows of flags are kept in a ring of 7; the column sums over the square's rows slide down; the
@@ -134,8 +137,8 @@ void spatial_mask(const std::uint16_t* img, int w, int h, int threshold, std::ui
   }
 }
 
-void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h,
-                                      std::vector<std::uint16_t>& rows) {
+VQTWIN_ALWAYS_INLINE void mode_filter_body(std::uint16_t* img, std::ptrdiff_t stride, int w, int h,
+                                           std::vector<std::uint16_t>& rows) {
   // Horizontal mode of each row (end samples kept), then the vertical mode of three such rows
   // replaces the interior rows; the first and last rows keep their original samples.
   if (h < 3) return;
@@ -158,6 +161,8 @@ void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h,
     for (int j = 0; j < w; ++j) out[j] = mode3(a[j], b[j], c[j]);  // mode3 is symmetric
   }
 }
+
+}  // namespace
 
 template <class T>
 static void decimate_plane(T* img, std::ptrdiff_t stride, int w, int h) {
@@ -206,11 +211,9 @@ VQTWIN_ALWAYS_INLINE bool same16(const std::int16_t* a, const std::int16_t* b) {
   return std::memcmp(a, b, 16 * sizeof(std::int16_t)) == 0;
 }
 
-}  // namespace
-
-void banding_values(const Setup& s, const std::uint16_t* img, const std::uint8_t* mask,
-                                         std::ptrdiff_t stride, int w, int h, int window,
-                                         std::vector<std::uint16_t>& hist, float* out) {
+VQTWIN_ALWAYS_INLINE void banding_values_body(const Setup& s, const std::uint16_t* img, const std::uint8_t* mask,
+                                              std::ptrdiff_t stride, int w, int h, int window,
+                                              std::vector<std::uint16_t>& hist, float* out) {
   std::fill(out, out + std::ptrdiff_t(w) * h, 0.0f);
   if (s.band_size <= 0) return;
   const int pad = window >> 1;
@@ -323,6 +326,54 @@ void banding_values(const Setup& s, const std::uint16_t* img, const std::uint8_t
   }
 }
 
+// The builds (common/isa.hpp).
+#define VQTWIN_CAMBI_BUILD(SUFFIX, ATTR)                                                                       \
+  ATTR void spatial_mask_##SUFFIX(const std::uint16_t* img, int w, int h, int threshold, std::uint8_t* mask,  \
+                                  std::vector<std::uint8_t>& flat) {                                          \
+    spatial_mask_body(img, w, h, threshold, mask, flat);                                                      \
+  }                                                                                                           \
+  ATTR void mode_filter_##SUFFIX(std::uint16_t* img, std::ptrdiff_t stride, int w, int h,                     \
+                                 std::vector<std::uint16_t>& rows) {                                          \
+    mode_filter_body(img, stride, w, h, rows);                                                                \
+  }                                                                                                           \
+  ATTR void banding_values_##SUFFIX(const Setup& s, const std::uint16_t* img, const std::uint8_t* mask,       \
+                                    std::ptrdiff_t stride, int w, int h, int window,                          \
+                                    std::vector<std::uint16_t>& hist, float* out) {                           \
+    banding_values_body(s, img, mask, stride, w, h, window, hist, out);                                       \
+  }
+#if VQTWIN_X86_VARIANTS
+VQTWIN_CAMBI_BUILD(v3, VQTWIN_TARGET_V3)
+VQTWIN_CAMBI_BUILD(v4, VQTWIN_TARGET_V4)
+#endif
+#undef VQTWIN_CAMBI_BUILD
+
+}  // namespace
+
+void spatial_mask(const std::uint16_t* img, int w, int h, int threshold, std::uint8_t* mask,
+                  std::vector<std::uint8_t>& flat) {
+  spatial_mask_body(img, w, h, threshold, mask, flat);
+}
+
+void mode_filter(std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::vector<std::uint16_t>& rows) {
+  mode_filter_body(img, stride, w, h, rows);
+}
+
+void banding_values(const Setup& s, const std::uint16_t* img, const std::uint8_t* mask, std::ptrdiff_t stride, int w,
+                    int h, int window, std::vector<std::uint16_t>& hist, float* out) {
+  banding_values_body(s, img, mask, stride, w, h, window, hist, out);
+}
+
+CambiKernels cambi_kernels_for(unsigned cpu_flags) {
+  CambiKernels k{"portable", spatial_mask, mode_filter, banding_values};
+#if VQTWIN_X86_VARIANTS
+  if (!cpu::allows(cpu_flags, cpu::kAvx2)) return k;
+  k = {"x86-64-v3", spatial_mask_v3, mode_filter_v3, banding_values_v3};
+  if (!cpu::allows(cpu_flags, cpu::kAvx512)) return k;
+  k = {"x86-64-v4", spatial_mask_v4, mode_filter_v4, banding_values_v4};
+#endif
+  return k;
+}
+
 double score_picture(const Setup& s, const Target& t, const Picture& pic, Workspace& ws, const ScaleSink* sink) {
   if (s.bitdepth == 10 || s.bitdepth == 12) check_range<std::uint16_t>(pic, s.bitdepth);
   const std::size_t n = std::size_t(t.w) * t.h;
@@ -331,7 +382,7 @@ double score_picture(const Setup& s, const Target& t, const Picture& pic, Worksp
   ws.cvalues.resize(n);
   to_10bit(s, t, pic, ws.img.data());
   if (s.enc_bitdepth < 10) anti_dither(ws.img.data(), t.w, t.h);
-  spatial_mask(ws.img.data(), t.w, t.h, mask_threshold(t.w, t.h), ws.mask.data(), ws.flat);
+  s.kernels.spatial_mask(ws.img.data(), t.w, t.h, mask_threshold(t.w, t.h), ws.mask.data(), ws.flat);
 
   double scores[kNumScales];
   int w = t.w, h = t.h;
@@ -342,8 +393,8 @@ double score_picture(const Setup& s, const Target& t, const Picture& pic, Worksp
       decimate(ws.img.data(), t.w, w, h);
       decimate(ws.mask.data(), t.w, w, h);
     }
-    mode_filter(ws.img.data(), t.w, w, h, ws.rows);
-    banding_values(s, ws.img.data(), ws.mask.data(), t.w, w, h, t.window, ws.hist, ws.cvalues.data());
+    s.kernels.mode_filter(ws.img.data(), t.w, w, h, ws.rows);
+    s.kernels.banding_values(s, ws.img.data(), ws.mask.data(), t.w, w, h, t.window, ws.hist, ws.cvalues.data());
     if (sink) (*sink)(scale, ws.cvalues.data(), w, h);
     scores[scale] = pool_topk(ws.cvalues.data(), w * h, s.topk);
   }

@@ -11,6 +11,24 @@
 
 namespace vqtwin::cambi {
 
+struct Setup;
+
+// The vector loops (spatial mask, mode filter, banding values) as a kernel table (common/cpu.hpp): the
+// same bodies built for the baseline, x86-64-v3 and x86-64-v4. Integer work, and each per-pixel float the
+// same product, so every build gives the same bits (tests/cpu_check/late_features.cpp).
+struct CambiKernels {
+  const char* name;
+  void (*spatial_mask)(const std::uint16_t* img, int w, int h, int threshold, std::uint8_t* mask,
+                       std::vector<std::uint8_t>& flat);
+  void (*mode_filter)(std::uint16_t* img, std::ptrdiff_t stride, int w, int h, std::vector<std::uint16_t>& rows);
+  void (*banding_values)(const Setup& s, const std::uint16_t* img, const std::uint8_t* mask, std::ptrdiff_t stride,
+                         int w, int h, int window, std::vector<std::uint16_t>& hist, float* out);
+};
+
+// cambi_kernels_for(0) is the portable build (the reference; also the free functions below),
+// cambi_kernels_for(cpu::flags()) the one to run.
+CambiKernels cambi_kernels_for(unsigned cpu_flags);
+
 // What every picture of one context shares, fixed at init.
 struct Setup {
   int in_w = 0, in_h = 0, bitdepth = 8;  // the input pictures
@@ -23,6 +41,7 @@ struct Setup {
   // (then every per-pixel value is 0).
   int band_base = 0, band_size = 0;
   double topk = 0.6;                     // topk, or cambi_topk when topk is at its default
+  CambiKernels kernels = cambi_kernels_for(0);  // the builds score_picture() runs
 };
 
 // One output size (the encode size for the distorted picture, the source size for the reference).
@@ -57,7 +76,7 @@ using ScaleSink = std::function<void(int scale, const float* values, int w, int 
 // vqtwin::Error for samples above the input's bit depth (as libvmaf).
 double score_picture(const Setup& s, const Target& t, const Picture& pic, Workspace& ws, const ScaleSink* sink);
 
-// Pieces, exposed for the unit tests.
+// Pieces, exposed for the unit tests (the portable builds of the table's entries).
 void to_10bit(const Setup& s, const Target& t, const Picture& pic, std::uint16_t* out);
 void anti_dither(std::uint16_t* img, int w, int h);
 void spatial_mask(const std::uint16_t* img, int w, int h, int threshold, std::uint8_t* mask, std::vector<std::uint8_t>& flat);

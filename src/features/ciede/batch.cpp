@@ -9,11 +9,13 @@
 
 #include <math.h>
 
+#include "common/cpu.hpp"
 #include "common/vector.hpp"
 
 namespace vqtwin::ciede {
+namespace {
 
-void ciede2000_batch(const Lab* c1, const Lab* c2, int n, float* out) {
+VQTWIN_ALWAYS_INLINE void ciede2000_body(const Lab* c1, const Lab* c2, int n, float* out) {
   float l1[kBatch], l2[kBatch], a1[kBatch], a2[kBatch], b1[kBatch], b2[kBatch];
   float ch1[kBatch], ch2[kBatch], c_bar[kBatch], ap1[kBatch], ap2[kBatch], cp1[kBatch], cp2[kBatch];
   float h1[kBatch], h2[kBatch], dh[kBatch], hb[kBatch], delta_h[kBatch], t[kBatch];
@@ -75,8 +77,8 @@ void ciede2000_batch(const Lab* c1, const Lab* c2, int n, float* out) {
   }
 }
 
-void to_lab_batch(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n,
-                                       unsigned bpc, Lab* out) {
+VQTWIN_ALWAYS_INLINE void to_lab_body(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n,
+                                      unsigned bpc, Lab* out) {
   constexpr int kMax = 2 * kBatch;
   double r[kMax], g[kMax], b[kMax], x[kMax], yy[kMax], z[kMax];
   float fx[kMax], fy[kMax], fz[kMax];
@@ -103,6 +105,40 @@ void to_lab_batch(const std::uint16_t* y, const std::uint16_t* u, const std::uin
   for (int k = 0; k < n; ++k)
     out[k] = {float((116.0 * double(fy[k])) - 16.0), float(500.0 * (double(fx[k]) - double(fy[k]))),
               float(200.0 * (double(fy[k]) - double(fz[k])))};
+}
+
+// The builds (common/isa.hpp).
+#if VQTWIN_X86_VARIANTS
+VQTWIN_TARGET_V3 void ciede2000_v3(const Lab* c1, const Lab* c2, int n, float* out) { ciede2000_body(c1, c2, n, out); }
+VQTWIN_TARGET_V3 void to_lab_v3(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n,
+                                unsigned bpc, Lab* out) {
+  to_lab_body(y, u, v, n, bpc, out);
+}
+VQTWIN_TARGET_V4 void ciede2000_v4(const Lab* c1, const Lab* c2, int n, float* out) { ciede2000_body(c1, c2, n, out); }
+VQTWIN_TARGET_V4 void to_lab_v4(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n,
+                                unsigned bpc, Lab* out) {
+  to_lab_body(y, u, v, n, bpc, out);
+}
+#endif
+
+}  // namespace
+
+void ciede2000_batch(const Lab* c1, const Lab* c2, int n, float* out) { ciede2000_body(c1, c2, n, out); }
+
+void to_lab_batch(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n, unsigned bpc,
+                  Lab* out) {
+  to_lab_body(y, u, v, n, bpc, out);
+}
+
+BatchKernels batch_kernels_for(unsigned cpu_flags) {
+  BatchKernels k{"portable", ciede2000_batch, to_lab_batch};
+#if VQTWIN_X86_VARIANTS
+  if (!cpu::allows(cpu_flags, cpu::kAvx2)) return k;
+  k = {"x86-64-v3", ciede2000_v3, to_lab_v3};
+  if (!cpu::allows(cpu_flags, cpu::kAvx512)) return k;
+  k = {"x86-64-v4", ciede2000_v4, to_lab_v4};
+#endif
+  return k;
 }
 
 }  // namespace vqtwin::ciede

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cpu.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
 #include "core/format_checks.hpp"
@@ -20,6 +21,7 @@ namespace {
 
 class CiedeCpu final : public Extractor {
  public:
+  CiedeCpu() : kernels_(batch_kernels_for(cpu::flags())) {}
   void init(const PictureFormat& f) override {
     require_standard_bitdepth("ciede", f.bitdepth);
     if (f.chroma == ChromaFormat::k400) throw Error("ciede: 4:0:0 pictures have no colour (libvmaf refuses them)");
@@ -47,8 +49,8 @@ class CiedeCpu final : public Extractor {
     auto drain = [&] {
       if (n == 0) return;
       for (int k = 0; k < n; ++k) py[n + k] = py[kBatch + k], pu[n + k] = pu[kBatch + k], pv[n + k] = pv[kBatch + k];
-      cache.lookup(py, pu, pv, 2 * n, bpc, lab);
-      ciede2000_batch(lab, lab + n, n, de);
+      cache.lookup(kernels_, py, pu, pv, 2 * n, bpc, lab);
+      kernels_.ciede2000(lab, lab + n, n, de);
       for (int k = 0; k < n; ++k) sum += de[k];  // raster order
       n = 0;
     };
@@ -72,6 +74,7 @@ class CiedeCpu final : public Extractor {
   }
 
   ChromaMap map_;
+  BatchKernels kernels_;  // chosen once, when the context is made (--cpumask applies)
 };
 
 }  // namespace

@@ -12,8 +12,10 @@ namespace vqtwin::ciede {
 
 class LabCache {
  public:
-  // out[k] = to_lab(y[k], u[k], v[k], bpc) for k < n <= 2 * kBatch.
-  void lookup(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n, unsigned bpc, Lab* out) {
+  // out[k] = to_lab(y[k], u[k], v[k], bpc) for k < n <= 2 * kBatch, the misses computed by `kernels.to_lab`
+  // (every build gives the same values, so a value cached by one build is the others').
+  void lookup(const BatchKernels& kernels, const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n,
+              unsigned bpc, Lab* out) {
     if (slots_.empty()) slots_.assign(std::size_t(1) << kBits, Entry{kEmpty, {0, 0, 0}});
     std::uint16_t my[2 * kBatch], mu[2 * kBatch], mv[2 * kBatch];
     int which[2 * kBatch];
@@ -35,7 +37,7 @@ class LabCache {
     }
     if (misses == 0) return;
     Lab computed[2 * kBatch];
-    to_lab_batch(my, mu, mv, misses, bpc, computed);
+    kernels.to_lab(my, mu, mv, misses, bpc, computed);
     for (int m = 0; m < misses; ++m) {
       out[which[m]] = computed[m];
       slots_[slot[m]] = {key[m], computed[m]};

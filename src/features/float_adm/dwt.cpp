@@ -6,11 +6,6 @@
 namespace vqtwin::float_adm {
 namespace {
 
-constexpr float kLo[4] = {0.482962913144690f, 0.836516303737469f, 0.224143868041857f, -0.129409522550921f};
-constexpr float kHi[4] = {-0.129409522550921f, -0.224143868041857f, 0.836516303737469f, -0.482962913144690f};
-
-inline int source_index(int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 1 : q); }
-
 // 4-tap sum from 0 as libvmaf writes it: acc = 0; acc += c0*s0; ... (kept literally: 0 + x turns a
 // -0 into +0).
 inline float taps4(const float c[4], float s0, float s1, float s2, float s3) {

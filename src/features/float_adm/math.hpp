@@ -9,13 +9,11 @@
 
 namespace vqtwin::float_adm {
 
-// rcpss(1 + i/4096) of the AMD CPU that made the goldens (rcpss_table.inc, generated from the spec).
-extern const std::uint32_t kRcpssTable[4096];
-
-// The x86 `rcpss` approximate reciprocal as that CPU computes it: the top 12 mantissa bits pick
-// the table entry, the exponent scales it exactly and the sign carries over. Zero and subnormal
-// inputs give a signed infinity; results that would be subnormal (|x| >= 2^126) flush to a signed
-// zero, as the instruction does (unreachable here: ADM's divisors are band values + 1e-30).
+// The x86 `rcpss` approximate reciprocal as the CPU of `table` (rcpss.hpp) computes it: the top 12
+// mantissa bits pick the table entry, the exponent scales it exactly and the sign carries over. Zero
+// and subnormal inputs give a signed infinity; results that would be subnormal (|x| >= 2^126) flush
+// to a signed zero, as the instruction does (unreachable here: ADM's divisors are band values + 1e-30).
+// Checked against the AMD and the Intel instruction (tests/unit/float_adm_test.cpp, native CPU).
 VQTWIN_HD inline float rcpss_from_table(float x, const std::uint32_t* table) {
   std::uint32_t bits;
   std::memcpy(&bits, &x, sizeof bits);

@@ -30,11 +30,6 @@ float noise_floor(const Rect& pr, double noise_weight, float exponent) {
   return std::pow(float(area * noise_weight), exponent);
 }
 
-float pooled_sum(const float acc[3], const Rect& pr, double noise_weight, double p_norm) {
-  const float exponent = float(1.0 / p_norm);
-  const float noise = noise_floor(pr, noise_weight, exponent);
-  return (pooled(acc[0], exponent, noise) + pooled(acc[1], exponent, noise)) + pooled(acc[2], exponent, noise);
-}
 
 inline float gain_limited(float rst, float t, double gain_limit, bool same_angle) {
   const double boosted = double(rst) * gain_limit;
@@ -80,6 +75,12 @@ void decouple_row(const float* __restrict oh, const float* __restrict ov, const 
 }
 
 }  // namespace
+
+float pooled_sum(const float acc[3], const Rect& pr, double noise_weight, double p_norm) {
+  const float exponent = float(1.0 / p_norm);
+  const float noise = noise_floor(pr, noise_weight, exponent);
+  return (pooled(acc[0], exponent, noise) + pooled(acc[1], exponent, noise)) + pooled(acc[2], exponent, noise);
+}
 
 void decouple_planes(const Subbands& ref, const Subbands& dis, const ScaleSettings& s, ScaleWork& work) {
   const int w = ref.h.w, h = ref.h.h;

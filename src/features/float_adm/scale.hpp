@@ -6,6 +6,7 @@
 
 #include "features/float_adm/csf.hpp"
 #include "features/float_adm/dwt.hpp"
+#include "features/float_adm/math.hpp"
 
 namespace vqtwin::float_adm {
 
@@ -37,6 +38,10 @@ void decouple_planes(const Subbands& ref, const Subbands& dis, const ScaleSettin
 void csf_planes(const Band src[3], const float rf[3], ScaleWork& work);
 // Contrast-masked sum (spec §7) of src against work.csf / work.mask on the pool rect.
 float masked_sum(const Band src[3], const float rf[3], double noise_weight, const ScaleSettings& s, ScaleWork& work);
+
+// p-norm pooling of a scale's three orientation sums (libvmaf's powf): sum over theta of
+// powf(acc, 1/p) + powf(area * noise_weight, 1/p), area that of the pool rect.
+float pooled_sum(const float acc[3], const Rect& pr, double noise_weight, double p_norm);
 
 ScaleValues scale_values(const Subbands& ref, const Subbands& dis, CsfFactors factors, const ScaleSettings& s,
                          ScaleWork& work);

@@ -11,20 +11,18 @@
 #include <string>
 #include <vector>
 
+#include "common/cpu.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
 #include "core/format_checks.hpp"
+#include "features/float_ansnr/kernels.hpp"
 #include "features/float_ansnr/math.hpp"
 #include "features/float_ansnr/schema.hpp"
-#include "common/vector.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
 namespace float_ansnr {
 namespace {
-
-constexpr int kPad = 2;    // mirrored columns each side (the 5-tap filter's reach)
-constexpr int kBand = 8;   // rows whose sums run side by side
 
 // A luma plane as float (v / scale - 128), each row with kPad mirrored columns on both sides.
 struct PaddedPlane {
@@ -61,48 +59,6 @@ void load(const Picture& pic, float scale, PaddedPlane& out) {
   }
 }
 
-// dst[x] = sum over filter rows r of (sum over taps t of f[r*N + t] * rows[r][x - N/2 + t]), each
-// partial sum from 0 in tap order, each row's sum added to the total from 0 in row order.
-template <int N>
-void filter_row(const float* const* rows, const float* f, float* __restrict dst, int w) {
-  for (int x = 0; x < w; ++x) dst[x] = 0.0f;
-  for (int r = 0; r < N; ++r) {
-    const float* s = rows[r] - N / 2;
-    const float* c = f + r * N;
-    VQTWIN_IVDEP
-    for (int x = 0; x < w; ++x) {
-      float inner = 0.0f;
-      for (int t = 0; t < N; ++t) inner += c[t] * s[x + t];
-      dst[x] += inner;
-    }
-  }
-}
-
-// Row sums of ref'^2 and (ref' - dis')^2 for `n` <= kBand rows, each from 0 in column order.
-void row_sums(const float* const* ref, const float* const* dis, int n, int w, float* sig,
-                                   float* noise) {
-  float s[kBand] = {}, e[kBand] = {};
-  if (n == kBand) {
-    for (int x = 0; x < w; ++x)
-      for (int k = 0; k < kBand; ++k) {
-        const float r = ref[k][x], d = dis[k][x];
-        s[k] += r * r;
-        e[k] += (r - d) * (r - d);
-      }
-  } else {
-    for (int k = 0; k < n; ++k)
-      for (int x = 0; x < w; ++x) {
-        const float r = ref[k][x], d = dis[k][x];
-        s[k] += r * r;
-        e[k] += (r - d) * (r - d);
-      }
-  }
-  for (int k = 0; k < n; ++k) {
-    sig[k] = s[k];
-    noise[k] = e[k];
-  }
-}
-
 struct Workspace {
   PaddedPlane ref, dis;
   std::vector<float> ref_band, dis_band;  // kBand filtered rows of each
@@ -110,6 +66,7 @@ struct Workspace {
 
 class FloatAnsnrCpu final : public Extractor {
  public:
+  FloatAnsnrCpu() : kernels_(filter_kernels_for(cpu::flags())) {}
   void init(const PictureFormat& f) override {
     require_standard_bitdepth("float_ansnr", f.bitdepth);
     peak_of(f.bitdepth, peak_);
@@ -149,13 +106,13 @@ class FloatAnsnrCpu final : public Extractor {
         for (int i = 0; i < kRefWidth; ++i) rr[i] = ws.ref.row(mirror(y - kRefWidth / 2 + i, h));
         const float* dr[kDisWidth];
         for (int i = 0; i < kDisWidth; ++i) dr[i] = ws.dis.row(mirror(y - kDisWidth / 2 + i, h));
-        filter_row<kRefWidth>(rr, kRefFilter, r_out, w);
-        filter_row<kDisWidth>(dr, kDisFilter, d_out, w);
+        kernels_.filter_ref(rr, r_out, w);
+        kernels_.filter_dis(dr, d_out, w);
         fr[k] = r_out;
         fd[k] = d_out;
       }
       float sig_rows[kBand], noise_rows[kBand];
-      row_sums(fr, fd, n, w, sig_rows, noise_rows);
+      kernels_.row_sums(fr, fd, n, w, sig_rows, noise_rows);
       for (int k = 0; k < n; ++k) {
         signal += sig_rows[k];
         noise += noise_rows[k];
@@ -168,6 +125,7 @@ class FloatAnsnrCpu final : public Extractor {
  private:
   Peak peak_{};
   float scale_ = 1.0f;
+  FilterKernels kernels_;  // chosen once, when the context is made (--cpumask applies)
 };
 
 }  // namespace

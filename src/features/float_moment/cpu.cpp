@@ -1,18 +1,21 @@
 // float_moment, CPU reference: the mean and the mean square of the reference and distorted luma
 // planes, in 8-bit units (see math.hpp and README.md).
 //
-// Up to 12 bits every fp32 value and square libvmaf adds is exact, so its double sums equal exact
-// integer sums scaled by a power of two, which are computed here in integers (any order gives them).
-// At 16 bits the fp32 square (v/256)^2 rounds; there libvmaf's raster-order double sum is reproduced.
+// Up to 12 bits every fp32 value and square libvmaf adds is exact (for samples within the bit depth), so
+// its double sums equal exact integer sums scaled by a power of two, which are computed here in integers
+// (any order gives them; sums.hpp, vectorised). At 16 bits, or for a picture holding a sample above its
+// bit depth, the fp32 square may round; there libvmaf's raster-order double sum is reproduced.
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "common/cpu.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
 #include "core/format_checks.hpp"
 #include "features/float_moment/math.hpp"
 #include "features/float_moment/schema.hpp"
+#include "features/float_moment/sums.hpp"
 
 namespace vqtwin {
 namespace float_moment {
@@ -23,26 +26,7 @@ struct Sums {
   double second = 0;  // sum of fp32 (v / scale)^2
 };
 
-template <class T>
-Sums exact_sums(const Picture& pic, float scale) {
-  const int w = pic.width(0), h = pic.height(0);
-  std::uint64_t s1 = 0, s2 = 0;
-  for (int y = 0; y < h; ++y) {
-    const T* row = pic.row<T>(0, y);
-    std::uint64_t r1 = 0, r2 = 0;
-    for (int x = 0; x < w; ++x) {
-      const std::uint32_t v = row[x];
-      r1 += v;
-      r2 += std::uint64_t(v * v);  // below 2^24: v has at most 12 bits here
-    }
-    s1 += r1;
-    s2 += r2;
-  }
-  // Divisions by scale and scale^2 (powers of two) are exact.
-  return {double(s1) / double(scale), double(s2) / (double(scale) * double(scale))};
-}
-
-// libvmaf's own order, for 16 bits (and for pictures whose integer sum of squares could pass 2^53).
+// libvmaf's own order, for 16 bits (and for pictures whose integer sum of squares could pass 2^53, or holding a sample above their bit depth).
 template <class T>
 Sums sequential_sums(const Picture& pic, float scale) {
   const int w = pic.width(0), h = pic.height(0);
@@ -60,6 +44,7 @@ Sums sequential_sums(const Picture& pic, float scale) {
 
 class FloatMomentCpu final : public Extractor {
  public:
+  FloatMomentCpu() : kernels_(sum_kernels_for(cpu::flags())) {}
   void init(const PictureFormat& f) override {
     require_standard_bitdepth("float_moment", f.bitdepth);
     scale_ = scale_of(f.bitdepth);
@@ -77,12 +62,21 @@ class FloatMomentCpu final : public Extractor {
 
  private:
   Sums sums(const Picture& p) const {
-    if (p.format().bitdepth == 8) return exact_ ? exact_sums<std::uint8_t>(p, scale_) : sequential_sums<std::uint8_t>(p, scale_);
-    return exact_ ? exact_sums<std::uint16_t>(p, scale_) : sequential_sums<std::uint16_t>(p, scale_);
+    const int bpc = p.format().bitdepth;
+    if (exact_) {
+      const IntegerSums s = bpc == 8 ? kernels_.sums8(p.row<std::uint8_t>(0, 0), p.stride(0), p.width(0), p.height(0))
+                                     : kernels_.sums16(p.row<std::uint16_t>(0, 0), p.stride(0), p.width(0), p.height(0));
+      // A sample above the bit depth (10/12-bit files may hold them) can have an fp32 square that
+      // rounds: then libvmaf's own order. Divisions by scale and scale^2 (powers of two) are exact.
+      if (s.any >> bpc == 0)
+        return {double(s.first) / double(scale_), double(s.second) / (double(scale_) * double(scale_))};
+    }
+    return bpc == 8 ? sequential_sums<std::uint8_t>(p, scale_) : sequential_sums<std::uint16_t>(p, scale_);
   }
 
   float scale_ = 1.0f;
   bool exact_ = true;
+  SumKernels kernels_;  // chosen once, when the context is made (--cpumask applies)
 };
 
 }  // namespace

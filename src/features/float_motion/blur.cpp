@@ -8,9 +8,6 @@
 namespace vqtwin::float_motion {
 namespace {
 
-// Reflect without repeating the edge sample (-1 -> 1, n -> n-2), libvmaf's convolution edges.
-inline int reflect101(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - 2 - i : i); }
-
 // The SAD runs on groups of this many finished rows, while they are still in cache.
 constexpr int kSadGroup = 8;
 
@@ -100,8 +97,7 @@ void HalfResampler::run(const float* src, float* dst) const {
     for (int x = 0; x < dw_; ++x) {
       const int a = x0_[x], b = x1_[x];
       const float dx = fx_[x];
-      // Weight products first, then times the sample, the four terms added left to right.
-      d[x] = (1 - dy) * (1 - dx) * r0[a] + (1 - dy) * dx * r0[b] + dy * (1 - dx) * r1[a] + dy * dx * r1[b];
+      d[x] = bilinear_at(r0, r1, a, b, dx, dy);
     }
   }
 }

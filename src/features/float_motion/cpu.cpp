@@ -1,4 +1,4 @@
-// float_motion, CPU reference (behaviour: ../shared/spec/float_motion.md).
+// float_motion, CPU reference (spec: float_motion.md).
 //
 // Temporal: the engine calls extract() once per frame, in frame order. Frame i's blur is computed
 // once; the SAD of frames (i-1, i) is fused with it. libvmaf computes the SAD of (i-2, i-1) a second
@@ -13,8 +13,9 @@
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
 #include "core/format_checks.hpp"
-#include "features/float_motion/big_buffer.hpp"
+#include "common/big_buffer.hpp"
 #include "features/float_motion/blur.hpp"
+#include "features/float_motion/front.hpp"
 #include "features/float_motion/math.hpp"
 #include "features/float_motion/schema.hpp"
 #include "vqtwin/error.hpp"
@@ -44,16 +45,15 @@ class PlaneMotion {
     float* out = planes_[cur_].data();
     const float* prev = have_prev ? planes_[cur_ ^ 1].data() : nullptr;
     const float total = blur_.run(pic, p, out, prev);
-    float score = sad_mean(total, blur_.width(), blur_.height());
+    float half_total = 0.0f;
     if (half_) {
       half_->run(out, halves_[cur_].data());
-      if (have_prev) {
-        const int dw = half_->width(), dh = half_->height();
-        const float half_score = sad_mean(sad_total(halves_[cur_].data(), halves_[cur_ ^ 1].data(), dw, dh), dw, dh);
-        score = score + half_score;  // fp32 sum, as libvmaf returns it from a float function
-      }
+      if (have_prev)
+        half_total = sad_total(halves_[cur_].data(), halves_[cur_ ^ 1].data(), half_->width(), half_->height());
     }
-    return have_prev ? score : 0.0f;
+    if (!have_prev) return 0.0f;
+    return plane_score(total, blur_.width(), blur_.height(), bool(half_), half_total, half_ ? half_->width() : 0,
+                       half_ ? half_->height() : 0);
   }
 
  private:
@@ -66,90 +66,32 @@ class PlaneMotion {
 
 class FloatMotionCpu final : public Extractor {
  public:
-  explicit FloatMotionCpu(const OptionValues& o)
-      : debug_(o.get_bool("debug")),
-        force_zero_(o.get_bool("motion_force_zero")),
-        add_scale1_(o.get_bool("motion_add_scale1")),
-        add_uv_(o.get_bool("motion_add_uv")),
-        filter_size_(o.get_int("motion_filter_size")),
-        fps_weight_(o.get_double("motion_fps_weight")),
-        blend_factor_(o.get_double("motion_blend_factor")),
-        blend_offset_(o.get_double("motion_blend_offset")),
-        max_val_(o.get_double("motion_max_val")),
-        name_motion_(o.output_name(kMotion)),
-        name_motion2_(o.output_name(kMotion2)),
-        name_motion3_(o.output_name(kMotion3)) {}
+  explicit FloatMotionCpu(const OptionValues& o) : front_(o) {}
 
   void init(const PictureFormat& f) override {
-    require_standard_bitdepth("float_motion", f.bitdepth);
-    if (add_uv_ && f.chroma == ChromaFormat::k400)
-      throw Error("float_motion: motion_add_uv needs chroma planes; this input is 4:0:0");
-    if (force_zero_) return;  // no pixel is ever read
-    const int min_size = taps_read(filter_size_) / 2 + 1;
-    const int planes = add_uv_ ? 3 : 1;
-    // Chroma: the floor-sized region libvmaf's pictures hold (PictureFormat::scored_width).
-    for (int p = 0; p < planes; ++p) {
-      const int w = f.scored_width(p), h = f.scored_height(p);
-      if (w < min_size || h < min_size)
-        throw Error("float_motion: a " + std::to_string(w) + "x" + std::to_string(h) + " plane is too small for its " +
-                    std::to_string(taps_read(filter_size_)) + "-tap blur (at least " + std::to_string(min_size) +
-                    " pixels each way)");
-      // libvmaf's resampler keeps its column table on the stack, sized for 8K.
-      if (add_scale1_ && half_size(w) > 7680)
-        throw Error("float_motion: motion_add_scale1 supports planes up to 15360 pixels wide, not " + std::to_string(w));
-    }
-    for (int p = 0; p < planes; ++p) planes_.emplace_back(f.scored_width(p), f.scored_height(p), filter_size_, add_scale1_);
+    front_.init(f);
+    if (!front_.computes()) return;
+    const Params& p = front_.params();
+    for (int i = 0; i < front_.planes(); ++i)
+      planes_.emplace_back(front_.plane_width(f, i), front_.plane_height(f, i), p.filter_size, p.add_scale1);
   }
 
   void extract(const Picture& ref, const Picture&, unsigned index, FeatureSink& out) override {
-    if (force_zero_) {
-      out.put(name_motion2_, index, 0.0);
-      out.put(name_motion3_, index, 0.0);
-      if (debug_) out.put(name_motion_, index, 0.0);
-      return;
+    double score = 0;
+    if (front_.computes()) {
+      const bool have_prev = index > 0;
+      // Planes scored in double: Y, then + U, then + V (libvmaf adds the float scores in double).
+      score = planes_[0].step(ref, 0, have_prev);
+      for (std::size_t p = 1; p < planes_.size(); ++p) score += planes_[p].step(ref, int(p), have_prev);
     }
-    const bool have_prev = index > 0;
-    // Planes scored in double: Y, then + U, then + V (libvmaf adds the float scores in double).
-    double score = planes_[0].step(ref, 0, have_prev);
-    for (std::size_t p = 1; p < planes_.size(); ++p) score += planes_[p].step(ref, int(p), have_prev);
-
-    last_index_ = index;
-    if (!have_prev) {
-      out.put(name_motion2_, index, 0.0);
-      if (debug_) out.put(name_motion_, index, 0.0);
-      return;
-    }
-    if (debug_) out.put(name_motion_, index, weighted(score, fps_weight_, max_val_));
-    if (index == 1) {
-      out.put(name_motion3_, 0, blended(score, fps_weight_, blend_factor_, blend_offset_, max_val_));
-    } else {
-      // Frame i-1's motion2: the smaller of its two neighbouring scores, S(i-2, i-1) and S(i-1, i).
-      const double s2 = min_of(last_score_, score);
-      out.put(name_motion2_, index - 1, weighted(s2, fps_weight_, max_val_));
-      out.put(name_motion3_, index - 1, blended(s2, fps_weight_, blend_factor_, blend_offset_, max_val_));
-    }
-    last_score_ = score;
+    front_.emit(index, score, out);
   }
 
-  void flush(FeatureSink& out) override {
-    if (force_zero_) return;  // libvmaf removes flush with motion_force_zero
-    if (last_index_ > 0) {
-      // The last frame has no successor: its own score against the frame before.
-      out.put(name_motion2_, last_index_, weighted(last_score_, fps_weight_, max_val_));
-      out.put(name_motion3_, last_index_, blended(last_score_, fps_weight_, blend_factor_, blend_offset_, max_val_));
-    } else {
-      out.put(name_motion3_, 0, 0.0);
-    }
-  }
+  void flush(FeatureSink& out) override { front_.flush(out); }
 
  private:
-  bool debug_, force_zero_, add_scale1_, add_uv_;
-  int filter_size_;
-  double fps_weight_, blend_factor_, blend_offset_, max_val_;
-  std::string name_motion_, name_motion2_, name_motion3_;
+  Front front_;
   std::vector<PlaneMotion> planes_;
-  unsigned last_index_ = 0;
-  double last_score_ = 0;
 };
 
 }  // namespace

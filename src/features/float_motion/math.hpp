@@ -9,10 +9,30 @@ namespace vqtwin::float_motion {
 
 // The blur taps as libvmaf declares them: decimal double literals converted to float.
 // 5-tap: the normalised Gaussian of sigma 1 (binary32 0x3D5F2F87, 0x3E7A0FEB, 0x3ECE2434).
-inline constexpr float kTaps5[5] = {float(0.054488685), float(0.244201342), float(0.402619947),
-                                    float(0.244201342), float(0.054488685)};
-// 3-tap: Gaussian of sigma ~0.6.
-inline constexpr float kTaps3[3] = {float(0.166378498), float(0.667243004), float(0.166378498)};
+// 3-tap: Gaussian of sigma ~0.6. (Functions too: device code cannot read namespace-scope arrays.)
+struct BlurTaps {
+  float v[5];
+};
+VQTWIN_HD constexpr BlurTaps taps5() {
+  return {{float(0.054488685), float(0.244201342), float(0.402619947), float(0.244201342), float(0.054488685)}};
+}
+VQTWIN_HD constexpr BlurTaps taps3() { return {{float(0.166378498), float(0.667243004), float(0.166378498), 0, 0}}; }
+inline constexpr float kTaps5[5] = {taps5().v[0], taps5().v[1], taps5().v[2], taps5().v[3], taps5().v[4]};
+inline constexpr float kTaps3[3] = {taps3().v[0], taps3().v[1], taps3().v[2]};
+
+// One blur output from its taps' samples x[0..N-1] (N = 3 or 5): f[0]*x[0] + f[1]*x[1] + ... added
+// left to right in fp32 from the first product (kernels.inc: the CPU's row and column loops).
+VQTWIN_HD inline float blur_dot(const BlurTaps& f, int n, const float* x) {
+  if (n == 3) return (f.v[0] * x[0] + f.v[1] * x[1]) + f.v[2] * x[2];
+  return (((f.v[0] * x[0] + f.v[1] * x[1]) + f.v[2] * x[2]) + f.v[3] * x[3]) + f.v[4] * x[4];
+}
+
+// Reflect without repeating the edge sample (-1 -> 1, n -> n-2), libvmaf's convolution edges.
+VQTWIN_HD inline int reflect101(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - 2 - i : i); }
+
+// picture_copy with offset -128: v - 128 in 8-bit units; `recip` is 1, 1/4, 1/16 or 1/256, the exact
+// reciprocal of libvmaf's divisor (v * recip == v / divisor bit for bit).
+VQTWIN_HD inline float motion_sample(unsigned v, float recip) { return float(v) * recip - 128.0f; }
 
 // motion_filter_size -> number of taps libvmaf reads: 1 is a 5-tap pass-through [0 0 1 0 0],
 // 3 the 3-tap filter, anything else the 5-tap Gaussian.
@@ -53,7 +73,12 @@ struct BilinearTap {
 };
 // The resampler's edge rule (reflect about the first/last sample, on float positions).
 VQTWIN_HD inline float mirror_pos(float i, float last) { return i < 0 ? -i : i > last ? 2 * last - i : i; }
-VQTWIN_HD inline BilinearTap bilinear_tap(int x, int src_n, int dst_n) {
+// One half-size output from its two rows and two columns: the weight products first, then times
+// the sample, the four terms added left to right (fp32, each operation rounded once).
+VQTWIN_HD inline float bilinear_at(const float* r0, const float* r1, int a, int b, float dx, float dy) {
+  return (1 - dy) * (1 - dx) * r0[a] + (1 - dy) * dx * r0[b] + dy * (1 - dx) * r1[a] + dy * dx * r1[b];
+}
+inline BilinearTap bilinear_tap(int x, int src_n, int dst_n) {
   const float ratio = float(src_n) / float(dst_n);
   const float pos = float((x + 0.5) * double(ratio) - 0.5);
   const float last = float(src_n - 1);

@@ -1,4 +1,4 @@
-// float_psnr, CPU reference (behaviour: ../shared/spec/psnr.md §2): luma only, no options. Why the
+// float_psnr, CPU reference (spec: psnr.md §2): luma only, no options. Why the
 // integer path is exact: front.hpp.
 #include <cstdint>
 #include <memory>

@@ -12,9 +12,38 @@ namespace vqtwin::float_ssim {
 // 1 and nothing renormalises them). Horizontal and vertical passes use the same vector.
 inline constexpr int kWindow = 11;
 inline constexpr int kRadius = kWindow / 2;
-inline constexpr float kGauss[kWindow] = {0.001028f, 0.007599f, 0.036001f, 0.109361f,
-                                          0.213006f, 0.266012f, 0.213006f, 0.109361f,
-                                          0.036001f, 0.007599f, 0.001028f};
+// (A function too: device code cannot read a namespace-scope array; gauss_pass copies it locally.)
+struct GaussTaps {
+  float v[kWindow];
+};
+VQTWIN_HD constexpr GaussTaps gauss_taps() {
+  return {{0.001028f, 0.007599f, 0.036001f, 0.109361f, 0.213006f, 0.266012f, 0.213006f, 0.109361f, 0.036001f,
+           0.007599f, 0.001028f}};
+}
+inline constexpr float kGauss[kWindow] = {gauss_taps().v[0], gauss_taps().v[1], gauss_taps().v[2], gauss_taps().v[3],
+                                          gauss_taps().v[4], gauss_taps().v[5], gauss_taps().v[6], gauss_taps().v[7],
+                                          gauss_taps().v[8], gauss_taps().v[9], gauss_taps().v[10]};
+
+// One output of a Gaussian pass: f32(sum_u f64(f32(p[u*step] * g[u]))), u ascending from a double 0
+// (spec §5: float products, double sums, one float rounding per pass).
+VQTWIN_HD inline float gauss_pass(const float* p, long step) {
+  constexpr GaussTaps g = gauss_taps();
+  double acc = 0.0;
+  for (int u = 0; u < kWindow; ++u) acc += double(p[u * step] * g.v[u]);
+  return float(acc);
+}
+
+// The same pass over the float products a[i]*b[i] (the r*r, d*d, r*d planes of spec §7, each
+// product rounded to float before it is weighted).
+VQTWIN_HD inline float gauss_pass_products(const float* a, const float* b, long step) {
+  constexpr GaussTaps g = gauss_taps();
+  double acc = 0.0;
+  for (int u = 0; u < kWindow; ++u) {
+    const float prod = a[u * step] * b[u * step];
+    acc += double(prod * g.v[u]);
+  }
+  return float(acc);
+}
 
 // Stabilising constants, evaluated in float as libvmaf does (L = 255 at every bit depth: samples
 // are converted to the 8-bit range first).
@@ -90,5 +119,9 @@ VQTWIN_HD inline PixelLcs pixel_lcs(float mu_r, float mu_d, float m_rr, float m_
 struct Means {
   float lcs, l, c, s;
 };
+
+// A mean of the map_w x map_h SSIM map from its raster-order double sum: the double division by the
+// int product, then the float rounding that libvmaf's iqa_ssim returns (spec §9).
+VQTWIN_HD inline float mean_of(double sum, int map_w, int map_h) { return float(sum / double(map_w * map_h)); }
 
 }  // namespace vqtwin::float_ssim

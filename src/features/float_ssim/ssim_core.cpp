@@ -113,8 +113,8 @@ VQTWIN_ALWAYS_INLINE Means means_of(Scratch& sc, const float* ref, const float* 
       sum_s += s[x];
     }
   }
-  const double n = double(map_w * map_h);
-  return Means{float(sum_lcs / n), float(sum_l / n), float(sum_c / n), float(sum_s / n)};
+  return Means{mean_of(sum_lcs, map_w, map_h), mean_of(sum_l, map_w, map_h), mean_of(sum_c, map_w, map_h),
+               mean_of(sum_s, map_w, map_h)};
 }
 
 // The builds of means_of (common/isa.hpp): the same body, vectorised for each set.
@@ -144,11 +144,6 @@ SsimKernels ssim_kernels_for(unsigned cpu_flags) {
   k = {"x86-64-v4", means_v4};
 #endif
   return k;
-}
-
-Means ssim_means(const float* ref, const float* dist, int w, int h) {
-  thread_local Scratch t_scratch;
-  return ssim_kernels_for(cpu::flags()).means(t_scratch, ref, dist, w, h);
 }
 
 }  // namespace vqtwin::float_ssim

@@ -65,9 +65,4 @@ struct SsimKernels {
 // (the reference); ssim_kernels_for(cpu::flags()) the one to run.
 SsimKernels ssim_kernels_for(unsigned cpu_flags);
 
-// ssim_kernels_for(cpu::flags()).means with the calling thread's own scratch. For float_ssim/cpu.cpp
-// until its compute split gives it a per-context workspace pool (common/workspace_pool.hpp); new
-// code takes the table and a pooled Scratch.
-Means ssim_means(const float* ref, const float* dist, int w, int h);
-
 }  // namespace vqtwin::float_ssim

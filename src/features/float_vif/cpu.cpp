@@ -1,27 +1,20 @@
-// float_vif, CPU reference (spec: float_vif.md).
+// float_vif, CPU reference (spec: float_vif.md). The front (front.hpp) owns options, kernels, names,
+// refusals and the scores; this file is the CPU's per-scale sums.
 #include <array>
-#include <memory>
-#include <string>
-#include <vector>
 
 #include "common/cpu.hpp"
 #include "common/luma_float.hpp"
 #include "common/workspace_pool.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
-#include "core/format_checks.hpp"
-#include "core/quote.hpp"
-#include "features/float_vif/math.hpp"
+#include "features/float_vif/front.hpp"
 #include "features/float_vif/prescale.hpp"
 #include "features/float_vif/scale.hpp"
 #include "features/float_vif/schema.hpp"
-#include "vqtwin/error.hpp"
 
 namespace vqtwin {
 namespace float_vif {
 namespace {
-
-constexpr int kScales = 4;
 
 // Planes and row buffers of one extract() call, borrowed from the context's pool so that
 // concurrent frames never share them and they are not reallocated frame after frame.
@@ -34,57 +27,30 @@ struct Workspace {
 
 class FloatVifCpu final : public Extractor {
  public:
-  explicit FloatVifCpu(const OptionValues& o)
-      : debug_(o.get_bool("debug")),
-        kernelscale_(o.get_double("vif_kernelscale")),
-        prescale_(o.get_double("vif_prescale")),
-        skip_scale0_(o.get_bool("vif_skip_scale0")),
-        params_(make_stat_params(o.get_double("vif_enhn_gain_limit"), o.get_double("vif_sigma_nsq"))),
-        min_val_{0.0, o.get_double("vif_scale1_min_val"), o.get_double("vif_scale2_min_val"),
-                 o.get_double("vif_scale3_min_val")},
-        rows_(scale_kernels_for(cpu::flags())) {
-    // libvmaf only notices a bad kernel scale at the first frame; we refuse the context at once.
-    if (!kernelscale_is_valid(kernelscale_))
-      throw Error("float_vif: invalid vif_kernelscale " + std::to_string(kernelscale_) +
-                  " (allowed: 1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, 5/3, 3, 1/2.25, "
-                  "1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074, 1.111111)");
-    if (!parse_prescale_method(o.get_string("vif_prescale_method"), method_))
-      throw Error("float_vif: unknown vif_prescale_method " + quote(o.get_string("vif_prescale_method")) +
-                  " (nearest, bilinear, bicubic, lanczos4)");
-    for (int s = 0; s < kScales; ++s) kernels_[std::size_t(s)] = make_kernel(s, kernelscale_);
-    for (int s = 0; s < kScales; ++s) names_[std::size_t(s)] = o.output_name(kScaleNames[std::size_t(s)]);
-    for (std::size_t i = 0; i < kDebugNames.size(); ++i) debug_names_[i] = o.output_name(kDebugNames[i]);
-  }
+  explicit FloatVifCpu(const OptionValues& o) : front_(o), rows_(scale_kernels_for(cpu::flags())) {}
 
-  void init(const PictureFormat& f) override {
-    require_standard_bitdepth("float_vif", f.bitdepth);
-    width_ = f.width;
-    height_ = f.height;
-    scaled_w_ = prescaled_size(width_, prescale_);
-    scaled_h_ = prescaled_size(height_, prescale_);
-    check_geometry();
-  }
+  void init(const PictureFormat& f) override { front_.init(f); }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
     const auto lease = workspaces_.take();
     Workspace& ws = *lease;
-    ws.ref_in.resize(width_, height_);
-    ws.dis_in.resize(width_, height_);
+    ws.ref_in.resize(front_.width(), front_.height());
+    ws.dis_in.resize(front_.width(), front_.height());
     luma_to_float(ref, 128.0f, ws.ref_in.px.data());
     luma_to_float(dist, 128.0f, ws.dis_in.px.data());
     const FloatPlane* r = &ws.ref_in;
     const FloatPlane* d = &ws.dis_in;
-    if (scaled_w_ != width_ || scaled_h_ != height_) {
-      prescale(ws.ref_in, method_, scaled_w_, scaled_h_, ws.ref_scaled);
-      prescale(ws.dis_in, method_, scaled_w_, scaled_h_, ws.dis_scaled);
+    if (front_.resizes()) {
+      prescale(ws.ref_in, front_.method(), front_.scaled_width(), front_.scaled_height(), ws.ref_scaled);
+      prescale(ws.dis_in, front_.method(), front_.scaled_width(), front_.scaled_height(), ws.dis_scaled);
       r = &ws.ref_scaled;
       d = &ws.dis_scaled;
     }
 
     std::array<ScaleSums, kScales> sums{};
     int next = 0;
-    for (int s = skip_scale0_ ? 1 : 0; s < kScales; ++s) {
-      const std::vector<float>& k = kernels_[std::size_t(s)];
+    for (int s = front_.skip_scale0() ? 1 : 0; s < kScales; ++s) {
+      const std::span<const float> k = front_.kernel(s);
       if (s > 0) {
         // The new scale's kernel serves as anti-alias filter on the previous scale's plane.
         blur_decimate(rows_, *r, k, ws.ref[next], ws.scratch);
@@ -93,76 +59,14 @@ class FloatVifCpu final : public Extractor {
         d = &ws.dis[next];
         next ^= 1;
       }
-      sums[std::size_t(s)] = scale_sums(rows_, *r, *d, k, params_, ws.scratch);
+      sums[std::size_t(s)] = scale_sums(rows_, *r, *d, k, front_.params(), ws.scratch);
     }
-    emit(sums, index, out);
+    front_.emit(sums, index, out);
   }
 
  private:
-  // Every filter needs its radius below the plane's size (libvmaf mirrors once and would read
-  // outside the plane); the 16x16 floor is ours (spec: DECISIONS.md §16).
-  void check_geometry() const {
-    if (width_ < 16 || height_ < 16)
-      throw Error("float_vif: the luma plane " + std::to_string(width_) + "x" + std::to_string(height_) +
-                  " is smaller than the 16x16 VIF needs");
-    const std::string size = std::to_string(scaled_w_) + "x" + std::to_string(scaled_h_);
-    if (scaled_w_ < 16 || scaled_h_ < 16)
-      throw Error("float_vif: the luma plane after vif_prescale (" + size + ") is smaller than the 16x16 VIF needs");
-    if (method_ == PrescaleMethod::kBilinear && scaled_w_ > 7680)
-      throw Error("float_vif: vif_prescale_method=bilinear supports widths up to 7680 (got " +
-                  std::to_string(scaled_w_) + ")");
-    auto too_small = [&](int s, int radius) {
-      return Error("float_vif: the luma plane " + size + " is too small for vif_kernelscale " +
-                   std::to_string(kernelscale_) + " (the scale-" + std::to_string(s) + " filter needs more than " +
-                   std::to_string(radius) + " samples per side)");
-    };
-    int w = scaled_w_, h = scaled_h_;
-    for (int s = 0; s < kScales; ++s) {
-      const int radius = int(kernels_[std::size_t(s)].size()) / 2;
-      if (s > 0) {
-        if (radius >= w || radius >= h) throw too_small(s, radius);  // anti-alias at the old size
-        w /= 2;
-        h /= 2;
-      }
-      if ((s > 0 || !skip_scale0_) && (radius >= w || radius >= h)) throw too_small(s, radius);
-    }
-  }
-
-  void emit(const std::array<ScaleSums, kScales>& sums, unsigned index, FeatureSink& out) const {
-    double ratio[kScales];
-    for (int s = 0; s < kScales; ++s) ratio[s] = double(sums[std::size_t(s)].num) / double(sums[std::size_t(s)].den);
-    out.put(names_[0], index, skip_scale0_ ? 0.0 : ratio[0]);
-    for (int s = 1; s < kScales; ++s)
-      out.put(names_[std::size_t(s)], index, ratio[s] > min_val_[s] ? ratio[s] : min_val_[s]);
-    if (!debug_) return;
-
-    double num = 0.0, den = 0.0;
-    for (int s = skip_scale0_ ? 1 : 0; s < kScales; ++s) {
-      num += double(sums[std::size_t(s)].num);
-      den += double(sums[std::size_t(s)].den);
-    }
-    out.put(debug_names_[0], index, den == 0.0 ? 1.0 : num / den);
-    out.put(debug_names_[1], index, num);
-    out.put(debug_names_[2], index, den);
-    for (int s = 0; s < kScales; ++s) {
-      const bool skipped = s == 0 && skip_scale0_;
-      out.put(debug_names_[3 + 2 * std::size_t(s)], index, skipped ? 0.0 : double(sums[std::size_t(s)].num));
-      out.put(debug_names_[4 + 2 * std::size_t(s)], index, skipped ? -1.0 : double(sums[std::size_t(s)].den));
-    }
-  }
-
-  bool debug_;
-  double kernelscale_;
-  double prescale_;
-  bool skip_scale0_;
-  StatParams params_;
-  double min_val_[kScales];
+  Front front_;
   const ScaleKernels rows_;  // chosen when the context is created (common/cpu.hpp)
-  PrescaleMethod method_ = PrescaleMethod::kNearest;
-  std::array<std::vector<float>, kScales> kernels_;
-  std::array<std::string, kScales> names_;
-  std::array<std::string, kDebugNames.size()> debug_names_;
-  int width_ = 0, height_ = 0, scaled_w_ = 0, scaled_h_ = 0;
   WorkspacePool<Workspace> workspaces_;
 };
 

@@ -45,6 +45,12 @@ VQTWIN_HD VQTWIN_VIF_INLINE float log2_approx(float x) {
   return x == 0.0f ? -INFINITY : (x < 0.0f ? NAN : result);
 }
 
+// The float totals of one scale: Σ num and Σ den, each row summed in float, the rows in order.
+struct ScaleSums {
+  float num = 0.0f;
+  float den = 0.0f;
+};
+
 // Constants of the per-pixel statistic, fixed per context.
 struct StatParams {
   float gain_limit;    // (float)vif_enhn_gain_limit

@@ -83,6 +83,8 @@ float bicubic_at(const FloatPlane& src, float x, float y) {
   return v;
 }
 
+}  // namespace
+
 float lanczos4_weight(float x) {
   const float a = 4.0f;
   if (x == 0.0f) return 1.0f;
@@ -91,6 +93,8 @@ float lanczos4_weight(float x) {
                  (M_PI * M_PI * double(x) * double(x)));
   return 0.0f;
 }
+
+namespace {
 
 float lanczos4_at(const FloatPlane& src, float x, float y) {
   constexpr int a = 4;

@@ -15,6 +15,9 @@ bool parse_prescale_method(std::string_view name, PrescaleMethod& out);
 // libvmaf's (int)(n * ps + 0.5).
 inline int prescaled_size(int n, double ps) { return int(double(n) * ps + 0.5); }
 
+// The Lanczos-4 weight of offset x (libvmaf's double sin, rounded to float); 0 outside (-4, 4).
+float lanczos4_weight(float x);
+
 // dst = src resampled to dst_w x dst_h; a plain copy when the size does not change (any method).
 void prescale(const FloatPlane& src, PrescaleMethod method, int dst_w, int dst_h, FloatPlane& dst);
 

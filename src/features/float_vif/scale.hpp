@@ -15,11 +15,6 @@ namespace vqtwin::float_vif {
 
 using FloatPlane = vqtwin::FloatPlane;
 
-struct ScaleSums {
-  float num = 0.0f;
-  float den = 0.0f;
-};
-
 // Row buffers reused from call to call (one per frame in flight).
 struct ScaleScratch {
   std::vector<float> rows;

@@ -107,8 +107,8 @@ std::unique_ptr<Workspace, void (*)(Workspace*)> Computer::make_workspace() cons
 }
 
 template <class T, class DwtRow>
-ScaleScores Computer::run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_out[2], Workspace& ws,
-                                const RowKernels& k) const {
+ScaleSums Computer::run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_out[2], Workspace& ws,
+                              const RowKernels& k) const {
   using B = Buffers<T>;
   constexpr bool kScale0 = sizeof(T) == 2;
   const ScaleGeometry& g = geometry_[scale];
@@ -118,6 +118,7 @@ ScaleScores Computer::run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_ou
   const bool lowpass_only = scale == 0 && settings_.skip_scale0;
   const bool aim = !settings_.skip_aim;
   const double egl = settings_.enhn_gain_limit;
+  ScaleSums out;
   const uint16_t* r0 = factors_.r0;
   const uint32_t* rs = factors_.rs[scale];
 
@@ -125,8 +126,9 @@ ScaleScores Computer::run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_ou
   for (int img = 0; img < 2; ++img)
     for (int t = 0; t < 3; ++t) band[img][t] = B::band(ws, img, t).data();
 
-  int64_t num_acc[3] = {0, 0, 0}, aim_acc[3] = {0, 0, 0};
-  uint64_t den_acc[3] = {0, 0, 0};
+  int64_t* num_acc = out.num;
+  int64_t* aim_acc = out.aim;
+  uint64_t* den_acc = out.den;
 
   auto slot_rows = [&](Workspace::Slot& s, T* rst[3], T* q[3]) {
     for (int t = 0; t < 3; ++t) {
@@ -189,16 +191,27 @@ ScaleScores Computer::run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_ou
     if (y >= need.top && y < need.bottom) prepare(y);
     if (y - 1 >= pool.top && y - 1 < pool.bottom) process(y - 1);
   }
-  if (lowpass_only) return {0.0f, float(1e-10), 0.0f};
+  if (lowpass_only) return out;
   if (pool.bottom == h) process(h - 1);
+  return out;
+}
+
+ScaleScores Computer::scale_scores(int scale, const ScaleSums& sums) const {
+  // With adm_skip_scale0, scale 0 is only the low-pass band for scale 1.
+  if (scale == 0 && settings_.skip_scale0) return {0.0f, float(1e-10), 0.0f};
+  const ScaleGeometry& g = geometry_[scale];
+  const bool aim = !settings_.skip_aim;
+  const int64_t* num_acc = sums.num;
+  const int64_t* aim_acc = sums.aim;
+  const uint64_t* den_acc = sums.den;
 
   // Float tails, in libvmaf's types and order.
-  const int area = pool.width() * pool.height();
+  const int area = g.pool.width() * g.pool.height();
   const float noise = ::powf(float(area * settings_.noise_weight), kThird);
   const float no_noise = ::powf(float(area * 0.0), kThird);
   auto to_float = [&](int64_t acc, int t) -> float {
-    if constexpr (kScale0) return float(double(acc) / std::pow(2.0, double(g.num_exp[t])));
-    else return float(acc) / float(std::pow(2.0, double(g.num_exp[t])));
+    if (scale == 0) return float(double(acc) / std::pow(2.0, double(g.num_exp[t])));
+    return float(acc) / float(std::pow(2.0, double(g.num_exp[t])));
   };
   auto masked_score = [&](const int64_t acc[3], float add) {
     float n[3];
@@ -218,8 +231,14 @@ ScaleScores Computer::run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_ou
   return out;
 }
 
-FrameScores Computer::compute(const Picture& ref, const Picture& dis, Workspace& ws, const RowKernels& k) const {
+FrameScores Computer::scores_of(const FrameSums& sums) const {
   FrameScores f;
+  for (int s = 0; s < 4; ++s) f.scale[s] = scale_scores(s, sums.scale[s]);
+  return f;
+}
+
+FrameSums Computer::compute_sums(const Picture& ref, const Picture& dis, Workspace& ws, const RowKernels& k) const {
+  FrameSums f;
   const Picture* pics[2] = {&ref, &dis};
   int32_t* const a0[2] = {ws.a[0][0].data(), ws.a[0][1].data()};
   int32_t* const a1[2] = {ws.a[1][0].data(), ws.a[1][1].data()};

@@ -17,6 +17,20 @@ struct FrameScores {
   ScaleScores scale[4];
 };
 
+// The exact integer totals of one scale, per orientation (h, v, d), before the float tails: the
+// contrast-masked numerator (DLM) and AIM terms and the denominator, each row's sum rounded by the
+// per-row shift before it is added. What a compute backend provides; the front does the rest.
+struct ScaleSums {
+  int64_t num[3] = {0, 0, 0};
+  int64_t aim[3] = {0, 0, 0};
+  uint64_t den[3] = {0, 0, 0};
+  bool operator==(const ScaleSums&) const = default;
+};
+struct FrameSums {
+  ScaleSums scale[4];
+  bool operator==(const FrameSums&) const = default;
+};
+
 struct Outputs {
   double adm2 = 0, aim = 0, adm3 = 0;
   double scale[4] = {0, 0, 0, 0};
@@ -35,13 +49,24 @@ class Computer {
 
   std::unique_ptr<Workspace, void (*)(Workspace*)> make_workspace() const;
   // The luma planes of ref and dis (bit depth as constructed). Thread-safe: const, state in `ws`.
-  FrameScores compute(const Picture& ref, const Picture& dis, Workspace& ws, const RowKernels& k) const;
+  FrameSums compute_sums(const Picture& ref, const Picture& dis, Workspace& ws, const RowKernels& k) const;
+  // The float tails of every scale (libvmaf's types and order), from the exact sums.
+  FrameScores scores_of(const FrameSums& sums) const;
+  FrameScores compute(const Picture& ref, const Picture& dis, Workspace& ws, const RowKernels& k) const {
+    return scores_of(compute_sums(ref, dis, ws, k));
+  }
   const ScaleGeometry& geometry(int scale) const { return geometry_[scale]; }
+  // Scale s reads an input_width(s) x input_height(s) plane: the luma, then the previous a band.
+  int input_width(int scale) const { return in_w_[scale]; }
+  int input_height(int scale) const { return in_h_[scale]; }
+  int bitdepth() const { return bitdepth_; }
+  const Settings& settings() const { return settings_; }
+  const CsfFactors& factors() const { return factors_; }
 
  private:
   template <class T, class DwtRow>
-  ScaleScores run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_out[2], Workspace& ws,
-                        const RowKernels& k) const;
+  ScaleSums run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_out[2], Workspace& ws, const RowKernels& k) const;
+  ScaleScores scale_scores(int scale, const ScaleSums& sums) const;
 
   Settings settings_;
   CsfFactors factors_;

@@ -1,14 +1,12 @@
-// integer_ssim (the fork's `ssim`), CPU reference (behaviour: shared/spec/integer_ssim.md).
-#include <memory>
-#include <string>
-
+// integer_ssim (the fork's `ssim`), CPU reference (spec: integer_ssim.md): the front (front.hpp) on
+// the CPU's window terms.
+#include "common/cpu.hpp"
+#include "common/workspace_pool.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
-#include "core/format_checks.hpp"
+#include "features/integer_ssim/front.hpp"
 #include "features/integer_ssim/moments.hpp"
 #include "features/integer_ssim/schema.hpp"
-#include "features/ssim_common/db.hpp"
-#include "vqtwin/error.hpp"
 
 namespace vqtwin {
 namespace integer_ssim {
@@ -16,24 +14,17 @@ namespace {
 
 class IntegerSsimCpu final : public Extractor {
  public:
-  explicit IntegerSsimCpu(const OptionValues& o)
-      : enable_db_(o.get_bool("enable_db")), clip_db_(o.get_bool("clip_db")) {}
-
-  void init(const PictureFormat& f) override {
-    // Same refusal as the float SSIMs, although the integer algorithm itself would cope with any
-    // depth 8..16: one rule for every SSIM (DECISIONS.md 8).
-    require_standard_bitdepth("integer_ssim", f.bitdepth);
-    max_db_ = ssim_db::max_db(unsigned(f.bitdepth), unsigned(f.width), unsigned(f.height), clip_db_);
-  }
-
+  explicit IntegerSsimCpu(const OptionValues& o) : front_(o), kernels_(score_kernels_for(cpu::flags())) {}
+  void init(const PictureFormat& f) override { front_.init(f); }
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
-    const double score = frame_score(ref, dist);
-    out.put(kScoreName, index, enable_db_ ? ssim_db::to_db(score, max_db_) : score);
+    const auto lease = workspaces_.take();  // frames run concurrently: one workspace each
+    front_.emit(kernels_.term_sum(*lease, ref, dist), index, out);
   }
 
  private:
-  bool enable_db_, clip_db_;
-  double max_db_ = 0;
+  Front front_;
+  ScoreKernels kernels_;
+  WorkspacePool<Workspace> workspaces_;
 };
 
 }  // namespace

@@ -11,7 +11,14 @@ namespace vqtwin::integer_ssim {
 // round(256 exp(-k^2 / 4.5) / (sqrt(2 pi) 1.5)) for |k| = 1..4, the centre making the sum 256.
 inline constexpr int kTaps = 9;
 inline constexpr int kRadius = kTaps / 2;
-inline constexpr int kKernel[kTaps] = {2, 9, 28, 55, 68, 55, 28, 9, 2};
+// (A function too: device code cannot read a namespace-scope array.)
+struct KernelTaps {
+  int v[kTaps];
+};
+VQTWIN_HD constexpr KernelTaps kernel_taps() { return {{2, 9, 28, 55, 68, 55, 28, 9, 2}}; }
+inline constexpr int kKernel[kTaps] = {kernel_taps().v[0], kernel_taps().v[1], kernel_taps().v[2],
+                                       kernel_taps().v[3], kernel_taps().v[4], kernel_taps().v[5],
+                                       kernel_taps().v[6], kernel_taps().v[7], kernel_taps().v[8]};
 
 // Moments of one window, each a sum of weight * sample products over the taps inside the picture
 // (taps outside are dropped, not mirrored); w is the sum of the weights used (65536 inside).
@@ -33,6 +40,63 @@ VQTWIN_HD inline double window_term(const Moments& m, double peak_sq) {
   const double num = w * (2 * mxy + c1) * (c2 + 2 * (double(m.xy) * w - mxy));
   const double den = (mx2 + my2 + c1) * (double(m.x2) * w - mx2 + double(m.y2) * w - my2 + c2);
   return num / den;
+}
+
+// The weights of the taps of position i that fall inside [0, n) (256 away from the edges).
+VQTWIN_HD inline std::int64_t weight_used(int i, int n) {
+  constexpr KernelTaps k = kernel_taps();
+  std::int64_t sum = 0;
+  for (int j = 0; j < kTaps; ++j) {
+    const int c = i - kRadius + j;
+    if (c >= 0 && c < n) sum += k.v[j];
+  }
+  return sum;
+}
+
+// The window of pixel (x, y) computed directly (one output per call, for the CUDA twin; the CPU's
+// separable rows give the same integers): taps outside the picture dropped, every sum exact. `Acc`
+// holds one row's 9-tap sums: uint32 suffices for 8-bit samples (256 * 255^2 < 2^32); deeper
+// pictures need 64 bits, since a 10- or 12-bit picture may hold any 16-bit word (the column sums are
+// 64-bit either way: 256 * 256 * 65535^2 < 2^48).
+template <class T, class Acc>
+VQTWIN_HD inline Moments window_moments(const T* ref, long ref_stride, const T* dist, long dist_stride, int w, int h,
+                                        int x, int y) {
+  constexpr KernelTaps k = kernel_taps();
+  std::uint64_t mux = 0, muy = 0, x2 = 0, xy = 0, y2 = 0;
+  for (int j = 0; j < kTaps; ++j) {
+    const int yy = y - kRadius + j;
+    if (yy < 0 || yy >= h) continue;
+    const T* a = ref + long(yy) * ref_stride;
+    const T* b = dist + long(yy) * dist_stride;
+    Acc hx = 0, hy = 0, hx2 = 0, hxy = 0, hy2 = 0;
+    for (int i = 0; i < kTaps; ++i) {
+      const int xx = x - kRadius + i;
+      if (xx < 0 || xx >= w) continue;
+      const Acc s = a[xx], d = b[xx], wk = Acc(k.v[i]);
+      hx += wk * s;
+      hy += wk * d;
+      hx2 += wk * (s * s);
+      hxy += wk * (s * d);
+      hy2 += wk * (d * d);
+    }
+    const std::uint64_t vk = std::uint64_t(k.v[j]);
+    mux += vk * hx;
+    muy += vk * hy;
+    x2 += vk * hx2;
+    xy += vk * hxy;
+    y2 += vk * hy2;
+  }
+  return Moments{std::int64_t(mux), std::int64_t(muy), std::int64_t(x2), std::int64_t(xy), std::int64_t(y2),
+                 weight_used(x, w) * weight_used(y, h)};
+}
+
+// Sum of every window's weight over a w x h picture: the CPU adds these integers in a double, exactly
+// (each partial sum is an integer below 65536 w h < 2^53), so the exact integer product is its value.
+inline double weight_total(int w, int h) {
+  std::int64_t cols = 0, rows = 0;
+  for (int x = 0; x < w; ++x) cols += weight_used(x, w);
+  for (int y = 0; y < h; ++y) rows += weight_used(y, h);
+  return double(cols * rows);
 }
 
 }  // namespace vqtwin::integer_ssim

@@ -36,7 +36,7 @@ VQTWIN_ALWAYS_INLINE void horizontal(Scratch<Acc>& sc, const Sample* s, const Sa
 }
 
 template <class Sample, class Acc>
-VQTWIN_ALWAYS_INLINE double score(Scratch<Acc>& sc, const Picture& ref, const Picture& dist) {
+VQTWIN_ALWAYS_INLINE double term_sum(Scratch<Acc>& sc, const Picture& ref, const Picture& dist) {
   const int w = sc.width, h = ref.height(0);
   const int bpc = ref.format().bitdepth;
   const double peak = double((1u << bpc) - 1u);
@@ -45,7 +45,7 @@ VQTWIN_ALWAYS_INLINE double score(Scratch<Acc>& sc, const Picture& ref, const Pi
   for (int r = 0; r < kRadius && r < h; ++r)
     horizontal<Sample, Acc>(sc, ref.row<Sample>(0, r), dist.row<Sample>(0, r), r % kTaps);
 
-  double sum = 0.0, sum_w = 0.0;
+  double sum = 0.0;
   for (int y = 0; y < h; ++y) {
     const int next = y + kRadius;
     if (next < h) horizontal<Sample, Acc>(sc, ref.row<Sample>(0, next), dist.row<Sample>(0, next), next % kTaps);
@@ -88,22 +88,20 @@ VQTWIN_ALWAYS_INLINE double score(Scratch<Acc>& sc, const Picture& ref, const Pi
       sc.term[x] = window_term(mo, peak_sq);
     }
     // Raster order, one double sum: the result is not rounded afterwards, so order is visible.
-    for (int x = 0; x < w; ++x) {
-      sum += sc.term[x];
-      sum_w += double(sc.w_col[x] * w_row);
-    }
+    // (The weights' sum is exact in any order: math.hpp, weight_total.)
+    for (int x = 0; x < w; ++x) sum += sc.term[x];
   }
-  return sum / sum_w;
+  return sum;
 }
 
-// The builds of the frame score (common/isa.hpp): the same body, vectorised for each set.
+// The builds of the frame's term sum (common/isa.hpp): the same body, vectorised for each set.
 VQTWIN_ALWAYS_INLINE double score_any(Workspace& ws, const Picture& ref, const Picture& dist) {
   if (ref.format().bitdepth <= 8) {
     ws.narrow.size_for(ref.width(0));
-    return score<std::uint8_t, std::uint32_t>(ws.narrow, ref, dist);
+    return term_sum<std::uint8_t, std::uint32_t>(ws.narrow, ref, dist);
   }
   ws.wide.size_for(ref.width(0));
-  return score<std::uint16_t, std::uint64_t>(ws.wide, ref, dist);
+  return term_sum<std::uint16_t, std::uint64_t>(ws.wide, ref, dist);
 }
 
 double score_portable(Workspace& ws, const Picture& ref, const Picture& dist) { return score_any(ws, ref, dist); }
@@ -129,9 +127,9 @@ ScoreKernels score_kernels_for(unsigned cpu_flags) {
   return k;
 }
 
-double frame_score(const Picture& ref, const Picture& dist) {
+double frame_term_sum(const Picture& ref, const Picture& dist) {
   thread_local Workspace ws;
-  return score_kernels_for(cpu::flags()).score(ws, ref, dist);
+  return score_kernels_for(cpu::flags()).term_sum(ws, ref, dist);
 }
 
 }  // namespace vqtwin::integer_ssim

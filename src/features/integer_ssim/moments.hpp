@@ -1,6 +1,6 @@
 #pragma once
-// integer_ssim's frame score: exact integer Gaussian moments of every window, the double window
-// term, the W-weighted raster-order mean.
+// integer_ssim's frame compute: exact integer Gaussian moments of every window, the double window
+// term, their raster-order double sum (the front, front.hpp, divides it by the total weight).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -53,21 +53,22 @@ struct Workspace {
   Scratch<std::uint64_t> wide;
 };
 
-// The frame score, built for the baseline, x86-64-v3 and x86-64-v4 from one body (integer moments,
-// then the same double operations per lane), so every build gives the same bits (tests/cpu_check).
+// The frame's term sum, built for the baseline, x86-64-v3 and x86-64-v4 from one body (integer
+// moments, then the same double operations per lane), so every build gives the same bits
+// (tests/cpu_check).
 struct ScoreKernels {
   const char* name;
-  // Luma of ref and dist (same format, bit depth 8..16). One workspace per concurrent call.
-  double (*score)(Workspace& ws, const Picture& ref, const Picture& dist);
+  // Luma of ref and dist (same format, bit depth 8..16): the raster-order double sum of every
+  // window's term. One workspace per concurrent call.
+  double (*term_sum)(Workspace& ws, const Picture& ref, const Picture& dist);
 };
 
 // The table for a set of cpu:: flags (common/cpu.hpp). score_kernels_for(0) is the portable build
 // (the reference); score_kernels_for(cpu::flags()) the one to run.
 ScoreKernels score_kernels_for(unsigned cpu_flags);
 
-// score_kernels_for(cpu::flags()).score with the calling thread's own workspace. For
-// integer_ssim/cpu.cpp until its compute split gives it a per-context workspace pool
-// (common/workspace_pool.hpp); new code takes the table and a pooled Workspace.
-double frame_score(const Picture& ref, const Picture& dist);
+// score_kernels_for(cpu::flags()).term_sum with the calling thread's own workspace: the CPU's
+// frame sum for tests that hold no context (the extractor takes a pooled Workspace).
+double frame_term_sum(const Picture& ref, const Picture& dist);
 
 }  // namespace vqtwin::integer_ssim

@@ -1,6 +1,7 @@
-// psnr, CPU reference (behaviour: ../shared/spec/psnr.md).
+// psnr, CPU reference (spec: psnr.md §1).
 #include <memory>
 
+#include "common/cpu.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
 #include "features/psnr/front.hpp"
@@ -15,17 +16,18 @@ namespace {
 // The front plus the CPU's exact SSE of each plane.
 class PsnrCpu final : public Extractor {
  public:
-  explicit PsnrCpu(const OptionValues& o) : front_(o) {}
+  explicit PsnrCpu(const OptionValues& o) : front_(o), sse_(sse_kernels_for(cpu::flags())) {}
   void init(const PictureFormat& f) override { front_.init(f); }
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
     std::uint64_t sse[3] = {0, 0, 0};
-    for (int p = 0; p < front_.planes(); ++p) sse[p] = plane_sse(ref, dist, p);
+    for (int p = 0; p < front_.planes(); ++p) sse[p] = plane_sse(sse_, ref, dist, p);
     front_.emit(sse, index, out);
   }
   void flush(FeatureSink& out) override { front_.flush(out); }
 
  private:
   Front front_;
+  SseKernels sse_;  // chosen once, when the context is made (--cpumask applies)
 };
 
 }  // namespace

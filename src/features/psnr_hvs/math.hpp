@@ -21,6 +21,15 @@
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
+// The vector helpers and the templates are always inlined: the vector instances are inlined into each
+// instruction-set build of kernels.cpp (common/isa.hpp), and an out-of-line copy would be built for the
+// baseline, with another convention for passing wide vectors than its AVX-512 caller.
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define VQTWIN_HVS_INLINE inline __attribute__((always_inline))
+#else
+#define VQTWIN_HVS_INLINE inline
+#endif
+
 namespace vqtwin::psnr_hvs {
 
 // Daala's normalised inverse quantisation matrices for the 8x8 DCT (as float, rounded from these decimals).
@@ -73,15 +82,15 @@ inline Tables make_tables(const float* csf) {
 
 // --- lane helpers: one block (int32_t / float), or kLanes blocks (GCC vectors; declared here, before
 // the templates, since unqualified calls on vector types find only what is declared before them) ---
-inline float to_float(std::int32_t v) { return float(v); }
-inline std::int32_t abs_int(std::int32_t v) { return v < 0 ? -v : v; }
-inline float less_select(float a, float b, float if_less, float otherwise) { return a < b ? if_less : otherwise; }
-inline float greater_select(float a, float b, float if_greater, float otherwise) { return a > b ? if_greater : otherwise; }
+VQTWIN_HVS_INLINE float to_float(std::int32_t v) { return float(v); }
+VQTWIN_HVS_INLINE std::int32_t abs_int(std::int32_t v) { return v < 0 ? -v : v; }
+VQTWIN_HVS_INLINE float less_select(float a, float b, float if_less, float otherwise) { return a < b ? if_less : otherwise; }
+VQTWIN_HVS_INLINE float greater_select(float a, float b, float if_greater, float otherwise) { return a > b ? if_greater : otherwise; }
 // libvmaf: float = sqrt(double(x)) / 32.f (a double quotient rounded to float).
-inline float masked_root(float x) { return float(std::sqrt(double(x)) / 32.0f); }
+VQTWIN_HVS_INLINE float masked_root(float x) { return float(std::sqrt(double(x)) / 32.0f); }
 // Daala's OD_UNBIASED_RSHIFT32: (int32)((uint32)a >> (32 - b)) + a) >> b, i.e. a / 2^b rounded toward 0.
 template <int B>
-inline std::int32_t unbiased_rshift(std::int32_t a) {
+VQTWIN_HVS_INLINE std::int32_t unbiased_rshift(std::int32_t a) {
   return std::int32_t((std::uint32_t(a) >> (32 - B)) + std::uint32_t(a)) >> B;
 }
 
@@ -90,26 +99,26 @@ inline constexpr int kLanes = 16;
 typedef std::int32_t VInt __attribute__((vector_size(4 * kLanes)));
 typedef std::uint32_t VUint __attribute__((vector_size(4 * kLanes)));
 typedef float VFloat __attribute__((vector_size(4 * kLanes)));
-inline VFloat to_float(VInt v) { return __builtin_convertvector(v, VFloat); }
-inline VInt abs_int(VInt v) { return v < 0 ? -v : v; }
-inline VFloat less_select(VFloat a, VFloat b, VFloat if_less, VFloat otherwise) { return a < b ? if_less : otherwise; }
-inline VFloat greater_select(VFloat a, VFloat b, VFloat if_greater, VFloat otherwise) {
+VQTWIN_HVS_INLINE VFloat to_float(VInt v) { return __builtin_convertvector(v, VFloat); }
+VQTWIN_HVS_INLINE VInt abs_int(VInt v) { return v < 0 ? -v : v; }
+VQTWIN_HVS_INLINE VFloat less_select(VFloat a, VFloat b, VFloat if_less, VFloat otherwise) { return a < b ? if_less : otherwise; }
+VQTWIN_HVS_INLINE VFloat greater_select(VFloat a, VFloat b, VFloat if_greater, VFloat otherwise) {
   return a > b ? if_greater : otherwise;
 }
-inline VFloat masked_root(VFloat x) {
+VQTWIN_HVS_INLINE VFloat masked_root(VFloat x) {
   VFloat r;
   for (int l = 0; l < kLanes; ++l) r[l] = masked_root(float(x[l]));
   return r;
 }
 template <int B>
-inline VInt unbiased_rshift(VInt a) {
+VQTWIN_HVS_INLINE VInt unbiased_rshift(VInt a) {
   return VInt((VUint(a) >> (32 - B)) + VUint(a)) >> B;
 }
 #endif
 
 // Daala's integer 8-point forward DCT (lifting steps), input x[0], x[stride], ...; output y[0..7].
 template <class I>
-inline void fdct8(I* y, const I* x, int stride) {
+VQTWIN_HVS_INLINE void fdct8(I* y, const I* x, int stride) {
   I t0 = x[0 * stride], t4 = x[1 * stride], t2 = x[2 * stride], t6 = x[3 * stride];
   I t7 = x[4 * stride], t3 = x[5 * stride], t5 = x[6 * stride], t1 = x[7 * stride];
   t1 = t0 - t1;
@@ -158,7 +167,7 @@ inline void fdct8(I* y, const I* x, int stride) {
 
 // The 8x8 DCT in place: columns into rows of a temporary, then its columns into rows of b.
 template <class I>
-inline void fdct8x8(I* b) {
+VQTWIN_HVS_INLINE void fdct8x8(I* b) {
   I z[64];
   for (int i = 0; i < 8; ++i) fdct8(z + 8 * i, b + i, 8);
   for (int i = 0; i < 8; ++i) fdct8(b + 8 * i, z + i, 8);
@@ -170,7 +179,7 @@ constexpr int quadrant(int i, int j) { return ((i & 12) >> 2) + ((j & 12) >> 1);
 // Variance ratio of one block: sum of the four quadrant variances over the block variance (unchanged when
 // that is not positive), every sum fp32 in row order as libvmaf adds them.
 template <class I, class F>
-inline F variance_ratio(const I* b) {
+VQTWIN_HVS_INLINE F variance_ratio(const I* b) {
   I total{};
   I quad[4] = {I{}, I{}, I{}, I{}};
   for (int i = 0; i < 8; ++i)
@@ -199,7 +208,7 @@ inline F variance_ratio(const I* b) {
 // The AC energy weighted by the mask table: sum over (i, j) != (0, 0) of float(c^2) * mask, in row order.
 // c^2 is an int product (at most 12-bit samples: below 2^31), rounded to float as libvmaf converts it.
 template <class I, class F>
-inline F masked_energy(const I* c, const float* mask) {
+VQTWIN_HVS_INLINE F masked_energy(const I* c, const float* mask) {
   F e{};
   for (int k = 1; k < 64; ++k) e += to_float(c[k] * c[k]) * mask[k];
   return e;
@@ -207,7 +216,7 @@ inline F masked_energy(const I* c, const float* mask) {
 
 // The 64 terms of one block pair (s = reference samples, d = distorted; both overwritten by their DCTs).
 template <class I, class F>
-inline void block_terms(I* s, I* d, const Tables& t, F* terms) {
+VQTWIN_HVS_INLINE void block_terms(I* s, I* d, const Tables& t, F* terms) {
   const F s_ratio = variance_ratio<I, F>(s);
   const F d_ratio = variance_ratio<I, F>(d);
   fdct8x8(s);

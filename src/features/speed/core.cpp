@@ -3,9 +3,11 @@
 // and the expressions libvmaf writes with double constants are double.
 #include "features/speed/core.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "common/cpu.hpp"
 #include "features/float_vif/math.hpp"
 #include "features/speed/linalg.hpp"
 #include "vqtwin/error.hpp"
@@ -18,29 +20,29 @@ constexpr double kEps = 1e-6;
 // Reflect-101 once (the kernels are always shorter than the plane).
 inline int reflect(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
 
-// log2(2 pi e), the entropy of a unit Gaussian, folded at compile time as libvmaf's is.
-constexpr double log2_2pie() { return __builtin_log2(2 * M_PI * M_E); }
+// log2(2 pi e), the entropy of a unit Gaussian, as libvmaf's compiler folds log2(2 * M_PI * M_E): the
+// correctly rounded double (GCC's constant folding; clang does not fold __builtin_log2).
+constexpr double log2_2pie() { return 0x1.06073a671183dp+2; }
 
 // libvmaf's separable filter (vertical pass, then horizontal; taps in order, float sums from 0),
 // evaluated only at the samples (step*i, step*j); dst is (h / step) x (w / step) with step 1 the
-// whole filter.
-void filter_at(const FloatPlane& src, const std::vector<float>& f, int step, FloatPlane& dst, std::vector<float>& tmp) {
+// whole filter. The vertical pass runs over whole rows (the kernel table's vector loop).
+void filter_at(const SpeedKernels& k, const FloatPlane& src, const std::vector<float>& f, int step, FloatPlane& dst,
+               std::vector<float>& tmp) {
   const int w = src.w, h = src.h, fw = int(f.size()), half = fw / 2;
   const int ow = w / step, oh = h / step;
   dst.resize(ow, oh);
   tmp.resize(std::size_t(w));
+  std::vector<const float*> rows(static_cast<std::size_t>(fw));
   for (int i = 0; i < oh; ++i) {
     const int y = i * step;
-    for (int c = 0; c < w; ++c) {
-      float acc = 0;
-      for (int k = 0; k < fw; ++k) acc += f[std::size_t(k)] * src.row(reflect(y - half + k, h))[c];
-      tmp[std::size_t(c)] = acc;
-    }
+    for (int t = 0; t < fw; ++t) rows[std::size_t(t)] = src.row(reflect(y - half + t, h));
+    k.columns(rows.data(), f.data(), fw, tmp.data(), w);
     float* out = dst.row(i);
     for (int j = 0; j < ow; ++j) {
       const int x = j * step;
       float acc = 0;
-      for (int k = 0; k < fw; ++k) acc += f[std::size_t(k)] * tmp[std::size_t(reflect(x - half + k, w))];
+      for (int t = 0; t < fw; ++t) acc += f[std::size_t(t)] * tmp[std::size_t(reflect(x - half + t, w))];
       out[j] = acc;
     }
   }
@@ -87,7 +89,7 @@ std::vector<float> gaussian(int width, float sigma) {
   return k;
 }
 
-Speed::Speed(const Options& o, const Dimensions& d) : o_(o), d_(d) {
+Speed::Speed(const Options& o, const Dimensions& d) : o_(o), d_(d), k_(speed_kernels_for(cpu::flags())) {
   // The anti-alias filter has the size of VIF's scale-1 filter and twice its sigma (sqrt(4)).
   const int aa = float_vif::kernel_width(1, o.kernelscale);
   antialias_ = gaussian(aa, float(std::sqrt(4.0) * aa / 5.0f));
@@ -103,9 +105,9 @@ void Speed::prepare(const FloatPlane& plane, FloatPlane& out, FloatPlane& scratc
   }
   // Blur, then keep every 16th sample: only the kept samples are computed.
   std::vector<float> tmp;
-  filter_at(*src, antialias_, 1 << kScales, out, tmp);
+  filter_at(k_, *src, antialias_, 1 << kScales, out, tmp);
   FloatPlane mean;
-  filter_at(out, local_mean_, 1, mean, tmp);
+  filter_at(k_, out, local_mean_, 1, mean, tmp);
   for (int i = 0; i < out.h; ++i) {
     float* o = out.row(i);
     const float* m = mean.row(i);
@@ -118,32 +120,53 @@ BlockStats Speed::analyse(const FloatPlane& p) const {
   const float count_f = float(std::size_t(sw) * std::size_t(sh));
   const double count_d = double(std::size_t(sw) * std::size_t(sh));
 
-  // Means of the 25 shifted windows (float sums in raster order).
+  // Means of the 25 shifted windows (float sums in raster order). The five column shifts of one row
+  // shift are summed side by side: five independent chains, each in its own raster order.
   float means[kElements];
-  for (int r = 0; r < kBlock; ++r)
-    for (int c = 0; c < kBlock; ++c) {
-      float sum = 0;
-      for (int i = 0; i < sh; ++i) {
-        const float* row = p.row(r + i) + c;
-        for (int j = 0; j < sw; ++j) sum += row[j];
-      }
-      means[r * kBlock + c] = sum / count_f;
+  for (int r = 0; r < kBlock; ++r) {
+    float sum[kBlock] = {};
+    for (int i = 0; i < sh; ++i) {
+      const float* row = p.row(r + i);
+      for (int j = 0; j < sw; ++j)
+        for (int c = 0; c < kBlock; ++c) sum[c] += row[c + j];
     }
-  // Their covariances (double sums in raster order), symmetric.
+    for (int c = 0; c < kBlock; ++c) means[r * kBlock + c] = sum[c] / count_f;
+  }
+  // Their covariances (double sums in raster order), symmetric. Up to four pairs (x, y..y+3) are
+  // summed side by side: independent chains, each with the operations and order of its own sum.
   std::vector<float> cov(kElements * kElements);
+  constexpr int kChains = 4;
   for (int x = 0; x < kElements; ++x)
-    for (int y = 0; y <= x; ++y) {
-      const int rx = x / kBlock, cx = x % kBlock, ry = y / kBlock, cy = y % kBlock;
-      const double mx = means[x], my = means[y];
-      double sum = 0;
+    for (int y0 = 0; y0 <= x; y0 += kChains) {
+      const int n = std::min(kChains, x + 1 - y0);
+      const int rx = x / kBlock, cx = x % kBlock;
+      const double mx = means[x];
+      double my[kChains], sum[kChains] = {};
+      int ry[kChains], cy[kChains];
+      for (int k = 0; k < kChains; ++k) {
+        const int y = y0 + std::min(k, n - 1);  // lanes past n repeat the last pair (not stored)
+        ry[k] = y / kBlock, cy[k] = y % kBlock, my[k] = means[y];
+      }
       for (int i = 0; i < sh; ++i) {
         const float* a = p.row(rx + i) + cx;
-        const float* b = p.row(ry + i) + cy;
-        for (int j = 0; j < sw; ++j) sum += (double(a[j]) - mx) * (double(b[j]) - my);
+        const float* b0 = p.row(ry[0] + i) + cy[0];
+        const float* b1 = p.row(ry[1] + i) + cy[1];
+        const float* b2 = p.row(ry[2] + i) + cy[2];
+        const float* b3 = p.row(ry[3] + i) + cy[3];
+        for (int j = 0; j < sw; ++j) {
+          const double da = double(a[j]) - mx;
+          sum[0] += da * (double(b0[j]) - my[0]);
+          sum[1] += da * (double(b1[j]) - my[1]);
+          sum[2] += da * (double(b2[j]) - my[2]);
+          sum[3] += da * (double(b3[j]) - my[3]);
+        }
       }
-      const float c = float(sum / count_d);
-      cov[std::size_t(x * kElements + y)] = c;
-      cov[std::size_t(y * kElements + x)] = c;
+      for (int k = 0; k < n; ++k) {
+        const int y = y0 + k;
+        const float c = float(sum[k] / count_d);
+        cov[std::size_t(x * kElements + y)] = c;
+        cov[std::size_t(y * kElements + x)] = c;
+      }
     }
   const std::vector<float> eig = eigenvalues(cov, kElements);
 

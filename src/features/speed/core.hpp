@@ -6,6 +6,7 @@
 
 #include "core/float_plane.hpp"
 #include "features/float_vif/prescale.hpp"
+#include "features/speed/kernels.hpp"
 
 namespace vqtwin::speed {
 
@@ -49,8 +50,10 @@ struct BlockStats {
 // Everything fixed for one context.
 class Speed {
  public:
+  // The kernels are those cpu::flags() allows when the context is made (--cpumask applies).
   Speed(const Options& o, const Dimensions& d);
   const Dimensions& dims() const { return d_; }
+  const SpeedKernels& kernels() const { return k_; }
 
   // Prescale (if any), anti-alias blur, keep every 16th sample, subtract the local mean: the
   // plane SpEED analyses (down_w x down_h). `plane` holds dims().w x dims().h values.
@@ -66,6 +69,7 @@ class Speed {
  private:
   Options o_;
   Dimensions d_;
+  SpeedKernels k_;
   std::vector<float> antialias_, local_mean_;
 };
 

@@ -38,24 +38,16 @@ Options read_options(const OptionValues& o, std::string_view who, bool has_weigh
 }
 
 // libvmaf's picture_copy with offset -128: v - 128 (8-bit), v / 2^(bpc-8) - 128 otherwise, over the
-// top-left w x h samples of plane p.
-void to_float(const Picture& pic, int p, int w, int h, FloatPlane& out) {
+// top-left w x h samples of plane p (the kernel table's vector loops).
+void to_float(const SpeedKernels& k, const Picture& pic, int p, int w, int h, FloatPlane& out) {
   out.resize(w, h);
   const int bpc = pic.format().bitdepth;
   if (bpc == 8) {
-    for (int y = 0; y < h; ++y) {
-      const std::uint8_t* s = pic.row<std::uint8_t>(p, y);
-      float* d = out.row(y);
-      for (int x = 0; x < w; ++x) d[x] = float(s[x]) + -128.0f;
-    }
+    for (int y = 0; y < h; ++y) k.to_float8(pic.row<std::uint8_t>(p, y), out.row(y), w);
     return;
   }
   const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
-  for (int y = 0; y < h; ++y) {
-    const std::uint16_t* s = pic.row<std::uint16_t>(p, y);
-    float* d = out.row(y);
-    for (int x = 0; x < w; ++x) d[x] = float(s[x]) / scaler + -128.0f;
-  }
+  for (int y = 0; y < h; ++y) k.to_float16(pic.row<std::uint16_t>(p, y), scaler, out.row(y), w);
 }
 
 struct Workspace {
@@ -87,8 +79,8 @@ class SpeedChromaCpu final : public Extractor {
     bool singular[2];
     for (int c = 0; c < 2; ++c) {
       const Dimensions& d = speed_->dims();
-      to_float(ref, 1 + c, d.w, d.h, ws->ref);
-      to_float(dist, 1 + c, d.w, d.h, ws->dis);
+      to_float(speed_->kernels(), ref, 1 + c, d.w, d.h, ws->ref);
+      to_float(speed_->kernels(), dist, 1 + c, d.w, d.h, ws->dis);
       bool rs = false, ds = false;
       score[c] = speed_->score(ws->ref, ws->dis, ws->a, ws->b, ws->scratch, &rs, &ds);
       singular[c] = rs || ds;
@@ -142,20 +134,15 @@ class SpeedTemporalCpu final : public Extractor {
   // Frames in order: the score of frame i compares the differences (i-1) - i of both pictures.
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
     const Dimensions& d = speed_->dims();
-    to_float(ref, 0, d.w, d.h, cur_ref_);
-    to_float(dist, 0, d.w, d.h, cur_dis_);
+    const SpeedKernels& k = speed_->kernels();
+    to_float(k, ref, 0, d.w, d.h, cur_ref_);
+    to_float(k, dist, 0, d.w, d.h, cur_dis_);
     if (index > 0) {
       // prev - current, in place in the previous planes (libvmaf's subtract_image).
       const FloatPlane& dis_base = use_ref_diff_ ? cur_ref_ : cur_dis_;
       for (int y = 0; y < d.h; ++y) {
-        float* pr = prev_ref_.row(y);
-        float* pd = prev_dis_.row(y);
-        const float* cr = cur_ref_.row(y);
-        const float* cd = dis_base.row(y);
-        for (int x = 0; x < d.w; ++x) {
-          pr[x] -= cr[x];
-          pd[x] -= cd[x];
-        }
+        k.subtract(prev_ref_.row(y), cur_ref_.row(y), d.w);
+        k.subtract(prev_dis_.row(y), dis_base.row(y), d.w);
       }
       out.put(name_, index, speed_->score(prev_ref_, prev_dis_, ws_.a, ws_.b, ws_.scratch));
     } else {

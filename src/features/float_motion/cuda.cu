@@ -1,0 +1,293 @@
+// float_motion_cuda: the float_motion front (names, refusals, the temporal schedule, fps weight,
+// blend and clip) on blurs and SADs computed on the device with the CPU reference's arithmetic:
+//   - per plane, the separable blur of the raw samples (vertical pass, then horizontal, reflect-101,
+//     fp32 products added left to right: math.hpp's blur_dot), one thread per output;
+//   - with motion_add_scale1, the half-size bilinear planes (math.hpp's bilinear_at, the CPU's
+//     position tables uploaded once);
+//   - the SAD against the previous frame's blur: each row summed left to right in fp32 by one
+//     thread, the row sums added in row order by one thread -- the CPU's exact sequence.
+// Temporal state: frame n's blur goes to ring slot n % 2. Frames of different slots run on different
+// streams, so frame n's stream first waits for the event recorded after frame n-1's kernels: the
+// previous blur is complete, and nothing still reads the ring slot frame n overwrites (frame n-2's
+// blur, last read by frame n-1's SAD).
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "backends/cuda/twin.hpp"
+#include "core/implementation.hpp"
+#include "features/float_motion/front.hpp"
+#include "features/float_motion/math.hpp"
+#include "features/float_motion/schema.hpp"
+#include "features/float_ssim/decimate_exact.hpp"
+
+namespace vqtwin {
+namespace float_motion {
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kTotalThreads = 1024;
+constexpr int kRing = 2;
+
+// Vertical pass (or the whole pass-through blur of motion_filter_size=1): raw samples -> `out`.
+template <class T>
+__global__ void vertical_kernel(cuda::DevicePlane src, float recip, int taps, bool identity, BlurTaps f, float* out) {
+  const int w = src.width, h = src.height, r = taps / 2;
+  const long n = long(w) * h;
+  for (long i = long(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += long(gridDim.x) * blockDim.x) {
+    const int x = int(i % w), y = int(i / w);
+    if (identity) {
+      out[i] = motion_sample(src.row<T>(y)[x], recip);
+      continue;
+    }
+    float v[5];
+    for (int k = 0; k < taps; ++k) v[k] = motion_sample(src.row<T>(reflect101(y - r + k, h))[x], recip);
+    out[i] = blur_dot(f, taps, v);
+  }
+}
+
+// Horizontal pass of the vertically filtered plane (w x h, packed).
+__global__ void horizontal_kernel(const float* tmp, int w, int h, int taps, BlurTaps f, float* out) {
+  const int r = taps / 2;
+  const long n = long(w) * h;
+  for (long i = long(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += long(gridDim.x) * blockDim.x) {
+    const int x = int(i % w), y = int(i / w);
+    const float* row = tmp + long(y) * w;
+    float v[5];
+    for (int k = 0; k < taps; ++k) v[k] = row[reflect101(x - r + k, w)];
+    out[i] = blur_dot(f, taps, v);
+  }
+}
+
+// motion_add_scale1's half-size plane (dw x dh) of a blurred plane (row stride w).
+__global__ void half_kernel(const float* src, int w, int dw, int dh, const int* x0, const int* x1, const float* fx,
+                            const int* y0, const int* y1, const float* fy, float* dst) {
+  const long n = long(dw) * dh;
+  for (long i = long(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += long(gridDim.x) * blockDim.x) {
+    const int x = int(i % dw), y = int(i / dw);
+    dst[i] = bilinear_at(src + long(y0[y]) * w, src + long(y1[y]) * w, x0[x], x1[x], fx[x], fy[y]);
+  }
+}
+
+// One thread per row: sum |a - b| left to right from 0 in fp32.
+__global__ void row_sad_kernel(const float* a, const float* b, int w, int h, float* rows) {
+  const int y = blockIdx.x * blockDim.x + threadIdx.x;
+  if (y >= h) return;
+  const float* ar = a + long(y) * w;
+  const float* br = b + long(y) * w;
+  float s = 0.0f;
+#pragma unroll 8
+  for (int x = 0; x < w; ++x) s = s + fabsf(ar[x] - br[x]);
+  rows[y] = s;
+}
+
+// One block: the row sums staged in shared memory, added in row order from 0 by one thread.
+__global__ void total_kernel(const float* rows, int h, float* total) {
+  __shared__ float staged[4096];
+  float sum = 0.0f;
+  for (int base = 0; base < h; base += 4096) {
+    const int count = h - base < 4096 ? h - base : 4096;
+    for (int i = threadIdx.x; i < count; i += blockDim.x) staged[i] = rows[base + i];
+    __syncthreads();
+    if (threadIdx.x == 0)
+      for (int i = 0; i < count; ++i) sum = sum + staged[i];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *total = sum;
+}
+
+// The SAD total of two w x h planes into *total (rows: h floats of scratch).
+void enqueue_sad(const float* a, const float* b, int w, int h, float* rows, float* total, cudaStream_t st) {
+  row_sad_kernel<<<unsigned((h + 127) / 128), 128, 0, st>>>(a, b, w, h, rows);
+  cuda::check(cudaGetLastError(), "float_motion row SAD launch");
+  total_kernel<<<1, kTotalThreads, 0, st>>>(rows, h, total);
+  cuda::check(cudaGetLastError(), "float_motion SAD total launch");
+}
+
+Params planted(const OptionValues& o) {
+  Params p = Params::from(o);
+  if (cuda::plant("float_motion_cuda_no_cap")) p.max_val = INFINITY;
+  return p;
+}
+
+class FloatMotionCuda final : public cuda::CudaTwin {
+ public:
+  explicit FloatMotionCuda(const OptionValues& o) : front_(o, planted(o)) {}
+  void flush(FeatureSink& out) override { front_.flush(out); }
+  // Luma, and the chroma planes with motion_add_uv; nothing at all with motion_force_zero.
+  unsigned planes_read() const override {
+    if (!front_.computes() && !cuda::plant("float_motion_cuda_force_zero_at_flush")) return 0;
+    return front_.params().add_uv ? kAllPlanes : 1;
+  }
+
+ private:
+  // One plane's geometry, ring and half-size tables.
+  struct Plane {
+    int w = 0, h = 0, dw = 0, dh = 0;
+    cuda::DeviceArray<float> blur[kRing], half[kRing];
+    cuda::DeviceArray<int> x0, x1, y0, y1;
+    cuda::DeviceArray<float> fx, fy;
+  };
+  struct SlotState {
+    cuda::DeviceArray<float> tmp, rows;
+    cuda::DeviceArray<float> totals{6};  // per plane: full, half
+    cuda::PinnedArray<float> host{6};
+  };
+
+  // The planted bug "force_zero read only at flush": frames are computed and emitted anyway.
+  bool force_zero_only_at_flush() const {
+    return front_.params().force_zero && cuda::plant("float_motion_cuda_force_zero_at_flush") && big_enough_;
+  }
+  bool computes() const { return front_.computes() || force_zero_only_at_flush(); }
+
+  void init_device(const PictureFormat& f, unsigned slots) override {
+    front_.init(f);
+    bitdepth_ = f.bitdepth;
+    const Params& p = front_.params();
+    taps_ = taps_read(p.filter_size);
+    big_enough_ = true;
+    for (int i = 0; i < front_.planes(); ++i)
+      big_enough_ = big_enough_ && Front::plane_width(f, i) > taps_ / 2 && Front::plane_height(f, i) > taps_ / 2 &&
+                    (!p.add_scale1 || half_size(Front::plane_width(f, i)) <= 7680);
+    planes_.clear();
+    state_.clear();
+    if (!computes()) return;
+    for (auto& e : events_) e = std::make_unique<cuda::Event>();
+    std::size_t largest = 0;
+    int tallest = 0;
+    for (int i = 0; i < front_.planes(); ++i) {
+      auto pl = std::make_unique<Plane>();
+      pl->w = Front::plane_width(f, i);  // chroma: libvmaf's floor-sized region
+      pl->h = Front::plane_height(f, i);
+      const std::size_t n = std::size_t(pl->w) * std::size_t(pl->h);
+      largest = std::max(largest, n);
+      tallest = std::max(tallest, pl->h);
+      for (auto& b : pl->blur) b = cuda::DeviceArray<float>(n);
+      if (p.add_scale1) upload_half_tables(*pl);
+      planes_.push_back(std::move(pl));
+    }
+    for (unsigned i = 0; i < slots; ++i) {
+      auto s = std::make_unique<SlotState>();
+      s->tmp = cuda::DeviceArray<float>(largest);
+      s->rows = cuda::DeviceArray<float>(std::size_t(tallest));
+      state_.push_back(std::move(s));
+    }
+  }
+
+  // The CPU's resampler positions (math.hpp: bilinear_tap), computed once on the host.
+  void upload_half_tables(Plane& pl) {
+    pl.dw = half_size(pl.w);
+    pl.dh = half_size(pl.h);
+    std::vector<int> x0, x1, y0, y1;
+    std::vector<float> fx, fy;
+    for (int x = 0; x < pl.dw; ++x) {
+      const BilinearTap t = bilinear_tap(x, pl.w, pl.dw);
+      x0.push_back(t.i0);
+      x1.push_back(t.i1);
+      fx.push_back(t.frac);
+    }
+    for (int y = 0; y < pl.dh; ++y) {
+      const BilinearTap t = bilinear_tap(y, pl.h, pl.dh);
+      y0.push_back(t.i0);
+      y1.push_back(t.i1);
+      fy.push_back(t.frac);
+    }
+    auto up = [](const auto& v, auto& dst) {
+      using T = typename std::decay_t<decltype(v)>::value_type;
+      dst = cuda::DeviceArray<T>(v.size());
+      cuda::check(cudaMemcpy(dst.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+    };
+    up(x0, pl.x0);
+    up(x1, pl.x1);
+    up(fx, pl.fx);
+    up(y0, pl.y0);
+    up(y1, pl.y1);
+    up(fy, pl.fy);
+    const std::size_t n = std::size_t(pl.dw) * std::size_t(pl.dh);
+    for (auto& b : pl.half) b = cuda::DeviceArray<float>(n);
+  }
+
+  void enqueue(cuda::CudaSlot& slot, unsigned index) override {
+    if (!computes()) return;
+    SlotState& s = *state_[slot.index()];
+    const cudaStream_t st = slot.stream();
+    const Params& p = front_.params();
+    // Frame index-1's kernels (on another slot's stream) must be done first.
+    if (index > 0) cuda::check(cudaStreamWaitEvent(st, events_[(index + 1) % kRing]->get(), 0), "cudaStreamWaitEvent");
+    const float recip = float_ssim::sample_scale(bitdepth_);
+    const BlurTaps f = taps_ == 3 ? taps3() : taps5();
+    const bool identity = p.filter_size == 1;
+    const int cur = int(index % kRing), prev = int((index + 1) % kRing);
+    for (int i = 0; i < front_.planes(); ++i) {
+      Plane& pl = *planes_[i];
+      cuda::DevicePlane src = slot.device_ref().plane[i];
+      src.width = pl.w;  // the scored region (the top-left of the stored plane)
+      src.height = pl.h;
+      const long n = long(pl.w) * pl.h;
+      const unsigned blocks = cuda::blocks_for(n, kThreads);
+      float* out = pl.blur[cur].get();
+      float* first = identity ? out : s.tmp.get();
+      if (bitdepth_ > 8)
+        vertical_kernel<unsigned short><<<blocks, kThreads, 0, st>>>(src, recip, taps_, identity, f, first);
+      else
+        vertical_kernel<unsigned char><<<blocks, kThreads, 0, st>>>(src, recip, taps_, identity, f, first);
+      cuda::check(cudaGetLastError(), "float_motion vertical blur launch");
+      if (!identity) {
+        horizontal_kernel<<<blocks, kThreads, 0, st>>>(s.tmp.get(), pl.w, pl.h, taps_, f, out);
+        cuda::check(cudaGetLastError(), "float_motion horizontal blur launch");
+      }
+      if (p.add_scale1) {
+        half_kernel<<<cuda::blocks_for((long long)pl.dw * pl.dh, kThreads), kThreads, 0, st>>>(
+            out, pl.w, pl.dw, pl.dh, pl.x0.get(), pl.x1.get(), pl.fx.get(), pl.y0.get(), pl.y1.get(), pl.fy.get(),
+            pl.half[cur].get());
+        cuda::check(cudaGetLastError(), "float_motion half-size launch");
+      }
+      if (index > 0) {
+        enqueue_sad(out, pl.blur[prev].get(), pl.w, pl.h, s.rows.get(), s.totals.get() + 2 * i, st);
+        if (p.add_scale1)
+          enqueue_sad(pl.half[cur].get(), pl.half[prev].get(), pl.dw, pl.dh, s.rows.get(), s.totals.get() + 2 * i + 1,
+                      st);
+      }
+    }
+    cuda::check(cudaEventRecord(events_[cur]->get(), st), "cudaEventRecord");
+    if (index > 0)
+      cuda::check(cudaMemcpyAsync(s.host.get(), s.totals.get(), s.totals.size() * sizeof(float), cudaMemcpyDeviceToHost,
+                                  st),
+                  "cudaMemcpyAsync");
+  }
+
+  void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
+    if (!computes()) return front_.emit(index, 0.0, out);
+    double score = 0;
+    if (index > 0) {
+      const SlotState& s = *state_[slot.index()];
+      const bool half = front_.params().add_scale1;
+      // Planes scored in double: Y, then + U, then + V (libvmaf adds the float scores in double).
+      for (int i = 0; i < front_.planes(); ++i) {
+        const Plane& pl = *planes_[i];
+        const float plane = plane_score(s.host[2 * i], pl.w, pl.h, half, s.host[2 * i + 1], pl.dw, pl.dh);
+        score = i == 0 ? double(plane) : score + plane;
+      }
+    }
+    if (force_zero_only_at_flush()) front_.emit_scores(index, score, out);
+    else front_.emit(index, score, out);
+  }
+
+  Front front_;
+  int bitdepth_ = 8, taps_ = 5;
+  bool big_enough_ = true;
+  std::vector<std::unique_ptr<Plane>> planes_;
+  std::vector<std::unique_ptr<SlotState>> state_;
+  std::unique_ptr<cuda::Event> events_[kRing];  // recorded after each frame's kernels, by frame % kRing
+};
+
+}  // namespace
+}  // namespace float_motion
+
+extern const ExtractorInfo kFloatMotionCudaInfo;
+const ExtractorInfo kFloatMotionCudaInfo = twin_extractor<float_motion::FloatMotionCuda>(
+    float_motion::kSpec, Backend::kCuda, "float_motion_cuda", nullptr);
+
+}  // namespace vqtwin
