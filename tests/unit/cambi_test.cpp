@@ -152,8 +152,8 @@ TEST(Cambi, ModeFilterMatchesDefinition) {
 TEST(Cambi, BandingValuesMatchBruteForce) {
   std::mt19937 rng(11);
   for (int nd : {1, 4, 8})
-    for (const auto& c : {std::tuple{30, 20, 9}, {17, 33, 5}, {12, 12, 25}, {50, 7, 13}}) {
-      const int w = std::get<0>(c), h = std::get<1>(c), window = std::get<2>(c);
+    for (const auto& dims : {std::tuple{30, 20, 9}, {17, 33, 5}, {12, 12, 25}, {50, 7, 13}}) {
+      const int w = std::get<0>(dims), h = std::get<1>(dims), window = std::get<2>(dims);
       SCOPED_TRACE(std::to_string(nd) + " diffs, " + std::to_string(w) + "x" + std::to_string(h));
       cambi::Setup s;
       s.num_diffs = nd;

@@ -61,14 +61,6 @@ VQTWIN_HD inline double blended(double score, double fps_weight, double factor, 
 // The SAD mean: the fp32 total divided by the pixel count converted to float (a float division).
 VQTWIN_HD inline float sad_mean(float total, int w, int h) { return total / float(w * h); }
 
-// One plane's score from its SAD totals: the full-size mean, plus the half-size mean with
-// motion_add_scale1 (an fp32 sum, as libvmaf returns it from a float function).
-VQTWIN_HD inline float plane_score(float total, int w, int h, bool add_half, float half_total, int dw, int dh) {
-  float score = sad_mean(total, w, h);
-  if (add_half) score = score + sad_mean(half_total, dw, dh);
-  return score;
-}
-
 // motion_add_scale1's half size: C's round(n * 0.5), halves away from zero (853 -> 427).
 VQTWIN_HD inline int half_size(int n) { return int(n * 0.5 + 0.5); }
 
