@@ -89,66 +89,50 @@ VQTWIN_HD inline double inverse_grid(double g) {
   return from_bits((std::uint64_t(2046) - ((bits_of(g) >> 52) & 0x7FF)) << 52);
 }
 
-// Step 2 term by term (a device kernel feeds it from staged tiles): the four runs from a + j*g and
-// what their reach needs.
-struct VariantRuns {
-  double a, g, B, P;
-  double end[kVariants], lo[kVariants], hi[kVariants], near[kVariants];
-
-  VQTWIN_HD void start(double from) {
-    a = from;
-    g = grid_of(a);
-    // Within reach, every partial sum keeps a's sign and stays in [B, 4B) in magnitude (B = a's
-    // binade), so the only powers of two it can come near are B, 2B and 4B. Per run, the smallest
-    // and largest partial sums give the distances to B and 4B, and the distance of each partial sum
-    // to P = +-2B is kept (exact there: Sterbenz). Partial sums that leave [B, 4B), change sign or
-    // stop being finite (a NaN or infinity reaches the end, where it is seen) make the chunk walked.
-    B = binade_of(a);
-    P = a < 0 ? -2 * B : 2 * B;
-    for (int j = 0; j < kVariants; ++j) {
-      end[j] = a + j * g;  // exact: a's grid, inside its binade or at its top
-      lo[j] = hi[j] = end[j];
-      near[j] = fabs(end[j] - P);
-    }
+VQTWIN_HD inline ChunkRuns run_variants(const double* t, std::size_t begin, std::size_t end, double a) {
+  const double g = grid_of(a);
+  ChunkRuns r{{a, a + g, a + 2 * g, a + 3 * g}, -1.0};
+  // Within reach, every partial sum keeps a's sign and stays in [B, 4B) in magnitude (B = a's binade),
+  // so the only powers of two it can come near are B, 2B and 4B. Per run, the smallest and largest
+  // partial sums give the distances to B and 4B, and the distance of each partial sum to P = +-2B is
+  // kept (exact there: Sterbenz). Partial sums that leave [B, 4B), change sign or stop being finite
+  // (a NaN or infinity reaches the end, where it is seen) make the chunk walked.
+  const double B = binade_of(a);
+  const double P = a < 0 ? -2 * B : 2 * B;
+  double lo[kVariants], hi[kVariants], near[kVariants];
+  for (int j = 0; j < kVariants; ++j) {
+    lo[j] = hi[j] = r.end[j];
+    near[j] = fabs(r.end[j] - P);
   }
-  VQTWIN_HD void add(double x) {
+  for (std::size_t i = begin; i < end; ++i) {
+    const double x = t[i];
     for (int j = 0; j < kVariants; ++j) {
-      const double e = end[j] + x;
-      end[j] = e;
+      const double e = r.end[j] + x;
+      r.end[j] = e;
       lo[j] = fmin(lo[j], e);
       hi[j] = fmax(hi[j], e);
       near[j] = fmin(near[j], fabs(e - P));
     }
   }
-  VQTWIN_HD ChunkRuns finish() const {
-    ChunkRuns r{{end[0], end[1], end[2], end[3]}, -1.0};
-    bool ok = g > 0;
-    double low = INFINITY, high = 0, clearance = INFINITY;  // magnitudes over the four runs
-    for (int j = 0; j < kVariants; ++j) {
-      ok = ok && fabs(end[j]) < INFINITY;  // false for NaN too
-      const double l = a < 0 ? -hi[j] : lo[j], h = a < 0 ? -lo[j] : hi[j];
-      low = fmin(low, l);
-      high = fmax(high, h);
-      clearance = fmin(clearance, near[j]);
-    }
-    // At most one binade above a's (grids g and 2g: a shift by a multiple of 4g is even on both).
-    if (ok && low >= B && high < 4 * B) {
-      // low - B and 4B - high are exact where they are the smallest distance (Sterbenz).
-      clearance = fmin(clearance, fmin(low - B, 4 * B - high));
-      // A shifted partial sum stays in its binade when its shift plus half a grid step (the exact
-      // sum before rounding) is below the clearance; the shift is |d| plus up to 3g; 2 * grid_of(high)
-      // more covers the rounding of this subtraction.
-      r.reach = clearance - 4 * g - 2 * grid_of(high);
-    }
-    return r;
+  bool ok = g > 0;
+  double low = INFINITY, high = 0, clearance = INFINITY;  // magnitudes over the four runs
+  for (int j = 0; j < kVariants; ++j) {
+    ok = ok && fabs(r.end[j]) < INFINITY;  // false for NaN too
+    const double l = a < 0 ? -hi[j] : lo[j], h = a < 0 ? -lo[j] : hi[j];
+    low = fmin(low, l);
+    high = fmax(high, h);
+    clearance = fmin(clearance, near[j]);
   }
-};
-
-VQTWIN_HD inline ChunkRuns run_variants(const double* t, std::size_t begin, std::size_t end, double a) {
-  VariantRuns v;
-  v.start(a);
-  for (std::size_t i = begin; i < end; ++i) v.add(t[i]);
-  return v.finish();
+  // At most one binade above a's (grids g and 2g: a shift by a multiple of 4g is even on both).
+  if (ok && low >= B && high < 4 * B) {
+    // low - B and 4B - high are exact where they are the smallest distance (Sterbenz).
+    clearance = fmin(clearance, fmin(low - B, 4 * B - high));
+    // A shifted partial sum stays in its binade when its shift plus half a grid step (the exact sum
+    // before rounding) is below the clearance; the shift is |d| plus up to 3g; 2 * grid_of(high)
+    // more covers the rounding of this subtraction.
+    r.reach = clearance - 4 * g - 2 * grid_of(high);
+  }
+  return r;
 }
 
 // The end of a chunk's run from the exact start s, from its runs from a (step 3); false when s is
@@ -162,13 +146,11 @@ VQTWIN_HD inline bool shifted_end(const double* ends, double reach, double a, do
   const double d = s - a;
   if (!(reach > 0) || !(fabs(d) < reach)) return false;
   const double g = grid_of(a);
-  // k = d / g, an integer (s and a are on a's grid) of magnitude below 2^53; j = k mod 4 (two's
-  // complement: -1 -> 3, as k - 4 floor(k / 4)).
-  const long long k = (long long)(d * inverse_grid(g));
-  const int j = int(k & 3);
+  const double k = d * inverse_grid(g);         // an integer: s and a are on a's grid
+  const double j = k - 4.0 * floor(k * 0.25);  // k mod 4, in [0, 4)
   // The run chosen without indexing by a computed value (registers on a device).
-  const double e = j < 2 ? (j == 0 ? ends[0] : ends[1]) : (j == 2 ? ends[2] : ends[3]);
-  *end = e + (d - double(j) * g);
+  const double e = j < 2.0 ? (j < 1.0 ? ends[0] : ends[1]) : (j < 3.0 ? ends[2] : ends[3]);
+  *end = e + (d - j * g);
   return true;
 }
 VQTWIN_HD inline bool shifted_end(const ChunkRuns& r, double a, double s, double* end) {

@@ -13,46 +13,14 @@ constexpr unsigned kWalkThreads = 256;
 
 std::size_t walk_shared_bytes(std::size_t count) { return (6 * count + kPiece) * sizeof(double); }
 
-// Chunks per block in steps 1 and 2 (one thread each), and the terms of each chunk a block stages
-// at a time: a thread's chunk is contiguous, so its own loads would touch a different cache line in
-// every lane of a warp; the block loads kTile terms of each of its chunks together instead (each
-// warp reading runs of consecutive terms), and each thread then adds its chunk's from shared memory.
-constexpr unsigned kChunksPerBlock = 128;
-constexpr unsigned kTile = 32;
-
-// Feeds `use` the terms of chunk blockIdx.x * kChunksPerBlock + threadIdx.x of array blockIdx.y,
-// in order (threads whose chunk does not exist get none). Every thread of the block must call it.
-template <class Use>
-__device__ void for_each_term_of_my_chunk(const double* terms, std::size_t n, std::size_t length, std::size_t count,
-                                          Use use) {
-  __shared__ double tile[kChunksPerBlock][kTile + 1];  // +1: fewer bank conflicts down a column
-  const double* t = terms + std::size_t(blockIdx.y) * n;
-  const std::size_t first = std::size_t(blockIdx.x) * kChunksPerBlock;
-  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-  const std::size_t mine = first + threadIdx.x;
-  const std::size_t my_begin = mine * length;
-  const std::size_t my_end = mine < count ? (my_begin + length < n ? my_begin + length : n) : my_begin;
-  for (std::size_t off = 0; off < length; off += kTile) {
-    for (unsigned r = warp; r < kChunksPerBlock; r += warps) {
-      const std::size_t c = first + r, i = c * length + off;
-      for (unsigned k = lane; k < kTile; k += 32)
-        tile[r][k] = (c < count && off + k < length && i + k < n) ? t[i + k] : 0.0;
-    }
-    __syncthreads();
-    const std::size_t from = my_begin + off;
-    const unsigned m = from >= my_end ? 0 : unsigned(my_end - from < kTile ? my_end - from : kTile);
-    for (unsigned k = 0; k < m; ++k) use(tile[threadIdx.x][k]);
-    __syncthreads();
-  }
-}
-
 // Step 1: each chunk's sum from 0. One thread per (chunk, array).
 __global__ void chunk_sum_kernel(const double* terms, std::size_t n, std::size_t length, std::size_t count,
                                  double* sums) {
-  double s = 0.0;
-  for_each_term_of_my_chunk(terms, n, length, count, [&](double x) { s = s + x; });
+  const int j = blockIdx.y;
   const std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (c < count) sums[std::size_t(blockIdx.y) * count + c] = s;
+  if (c >= count) return;
+  const std::size_t b = c * length, e = b + length < n ? b + length : n;
+  sums[std::size_t(j) * count + c] = os::run(terms + std::size_t(j) * n, b, e, 0.0);
 }
 
 // Step 1's running sum: one block per array, staged in shared memory, one thread adding.
@@ -69,14 +37,13 @@ __global__ void starts_kernel(const double* sums, std::size_t count, double* sta
 // Step 2: the four runs of each chunk. One thread per (chunk, array).
 __global__ void variants_kernel(const double* terms, std::size_t n, std::size_t length, std::size_t count,
                                 const double* starts, double* ends, double* reach) {
+  const int j = blockIdx.y;
   const std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::size_t at = std::size_t(blockIdx.y) * count + c;
-  os::VariantRuns v;
-  v.start(c < count ? starts[at] : 0.0);
-  for_each_term_of_my_chunk(terms, n, length, count, [&](double x) { v.add(x); });
   if (c >= count) return;
-  const os::ChunkRuns r = v.finish();
-  for (int k = 0; k < os::kVariants; ++k) ends[at * os::kVariants + k] = r.end[k];
+  const std::size_t at = std::size_t(j) * count + c;
+  const std::size_t b = c * length, e = b + length < n ? b + length : n;
+  const os::ChunkRuns r = os::run_variants(terms + std::size_t(j) * n, b, e, starts[at]);
+  for (int v = 0; v < os::kVariants; ++v) ends[at * os::kVariants + v] = r.end[v];
   reach[at] = r.reach;
 }
 
@@ -103,23 +70,12 @@ __global__ void walk_kernel(const double* terms, std::size_t n, std::size_t leng
   std::size_t c = 0;
   for (;;) {
     if (threadIdx.x == 0) {
-      if (c < count) {
-        // Chunk c's table entry in registers (shifted_end picks a run without a computed index),
-        // the next one loaded while c is worked out.
-        double a = s_starts[c], reach_c = s_reach[c], ends[os::kVariants];
+      for (; c < count; ++c) {
+        double ends[os::kVariants];  // registers: shifted_end picks one without a computed index
         for (int v = 0; v < os::kVariants; ++v) ends[v] = s_ends[c * os::kVariants + v];
-        for (; c < count; ++c) {
-          const std::size_t nc = c + 1 < count ? c + 1 : c;
-          const double next_a = s_starts[nc], next_reach = s_reach[nc];
-          double next_ends[os::kVariants];
-          for (int v = 0; v < os::kVariants; ++v) next_ends[v] = s_ends[nc * os::kVariants + v];
-          double next;
-          if (!os::shifted_end(ends, reach_c, a, sum, &next)) break;
-          sum = next;
-          a = next_a;
-          reach_c = next_reach;
-          for (int v = 0; v < os::kVariants; ++v) ends[v] = next_ends[v];
-        }
+        double next;
+        if (!os::shifted_end(ends, s_reach[c], s_starts[c], sum, &next)) break;
+        sum = next;
       }
       s_next = c;
     }
@@ -161,12 +117,12 @@ OrderedSums::OrderedSums(std::size_t n, int arrays)
 }
 
 void OrderedSums::enqueue(const double* terms, double* result, cudaStream_t stream) const {
-  const dim3 grid(unsigned((count_ + kChunksPerBlock - 1) / kChunksPerBlock), unsigned(arrays_));
-  chunk_sum_kernel<<<grid, kChunksPerBlock, 0, stream>>>(terms, n_, length_, count_, sums_.get());
+  const dim3 grid(unsigned((count_ + 127) / 128), unsigned(arrays_));
+  chunk_sum_kernel<<<grid, 128, 0, stream>>>(terms, n_, length_, count_, sums_.get());
   check(cudaGetLastError(), "ordered sum: chunk sums launch");
   starts_kernel<<<unsigned(arrays_), 256, 0, stream>>>(sums_.get(), count_, starts_.get());
   check(cudaGetLastError(), "ordered sum: starts launch");
-  variants_kernel<<<grid, kChunksPerBlock, 0, stream>>>(terms, n_, length_, count_, starts_.get(), ends_.get(), reach_.get());
+  variants_kernel<<<grid, 128, 0, stream>>>(terms, n_, length_, count_, starts_.get(), ends_.get(), reach_.get());
   check(cudaGetLastError(), "ordered sum: runs launch");
   walk_kernel<<<unsigned(arrays_), kWalkThreads, walk_shared_bytes(count_), stream>>>(
       terms, n_, length_, count_, starts_.get(), ends_.get(), reach_.get(), result);
