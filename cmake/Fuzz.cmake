@@ -14,15 +14,13 @@ if(NOT VQTWIN_HAVE_LIBFUZZER)
   message(FATAL_ERROR "VQTWIN_FUZZ=ON needs a compiler with -fsanitize=fuzzer (clang); this one is ${CMAKE_CXX_COMPILER_ID}")
 endif()
 
-# Can this compiler build code for AVX2 from `#pragma GCC target` (integer_adm/rows_avx2.cpp)?
+# Can this compiler build integer ADM's AVX2/AVX-512 rows (functions marked with a target attribute,
+# common/isa.hpp)? If not, they are left out (src/CMakeLists.txt).
 check_cxx_source_compiles([=[
 #include <immintrin.h>
-#pragma GCC push_options
-#pragma GCC target("avx2")
-__m256i add1(__m256i a) { return _mm256_add_epi32(a, _mm256_set1_epi32(1)); }
-#pragma GCC pop_options
+__attribute__((target("avx2"))) __m256i add1(__m256i a) { return _mm256_add_epi32(a, _mm256_set1_epi32(1)); }
 int main() { return 0; }
-]=] VQTWIN_PRAGMA_TARGET_WORKS)
+]=] VQTWIN_TARGET_ATTRIBUTE_WORKS)
 
 # Every object (library and targets) is instrumented for coverage and checked by the sanitizers.
 add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)

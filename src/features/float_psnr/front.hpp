@@ -9,7 +9,7 @@
 // double total equals the exact integer SSE / scale^2, which any summation order gives. At 16 bits
 // the fp32 square rounds; there the sequential double sum must be computed as libvmaf does. Samples of
 // 2^bpc or more (libvmaf accepts them at 10/12 bits) void the argument too: the CPU reference then takes
-// the sequential sum for that frame (the CUDA twin does not check yet).
+// the sequential sum for that frame, and so does the CUDA twin.
 #include <cstdint>
 #include <string>
 

@@ -1,4 +1,6 @@
 // integer ADM row kernels, scalar reference: one cell at a time, the rules of math.hpp.
+#include <cstdint>
+
 #include "features/integer_adm/math.hpp"
 #include "features/integer_adm/rows.hpp"
 
@@ -9,16 +11,18 @@ template <class Pixel>
 void dwt0_vertical(const Pixel* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi) {
   // Centring the lo sum first keeps it inside int32 even at 16 bits (libvmaf's order wraps there
   // and back, to the same value).
-  const int32_t offset = kLoSum << (bitdepth - 1);
-  const int32_t round = 1 << (bitdepth - 1);
+  // Samples of 2^bpc or more at 10/12 bits (libvmaf accepts them) can still pass int32: the sums are
+  // taken modulo 2^32, as libvmaf's int32 arithmetic wraps on its machines (and the SIMD rows do).
+  const std::uint32_t offset = std::uint32_t(kLoSum) << (bitdepth - 1);
+  const std::uint32_t round = 1u << (bitdepth - 1);
   for (int x = 0; x < n; ++x) {
-    int32_t l = -offset, h = 0;
+    std::uint32_t l = 0u - offset, h = 0;
     for (int t = 0; t < 4; ++t) {
-      l += kLo[t] * int32_t(rows[t][x]);
-      h += kHi[t] * int32_t(rows[t][x]);
+      l += std::uint32_t(kLo[t]) * std::uint32_t(rows[t][x]);
+      h += std::uint32_t(kHi[t]) * std::uint32_t(rows[t][x]);
     }
-    lo[x] = int16_t((l + round) >> bitdepth);
-    hi[x] = int16_t((h + round) >> bitdepth);
+    lo[x] = int16_t(int32_t(l + round) >> bitdepth);
+    hi[x] = int16_t(int32_t(h + round) >> bitdepth);
   }
 }
 
