@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
+
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -217,8 +219,18 @@ TEST(EngineParallelRead, AFileCutShortWhileRunningKeepsTheFramesBeforeTheCut) {
   for (unsigned threads : {1u, 3u, 8u}) {
     const std::string r = f.file("r" + std::to_string(threads) + ".y4m", full);
     RunConfig cfg;
+    // The worker that completes the third frame cuts the file; a worker completing a later frame waits
+    // for the cut before it claims another (a worker calls progress before its next claim), so no
+    // frame past 3 + threads + 1 < 15 is read before the cut, however the threads are scheduled.
+    std::atomic<bool> shrunk{false};
     cfg.progress = [&](unsigned done, unsigned) {
-      if (done == 3) std::filesystem::resize_file(r, keep);
+      if (done == 3) {
+        std::filesystem::resize_file(r, keep);
+        shrunk = true;
+        shrunk.notify_all();
+      } else if (done > 3) {
+        shrunk.wait(false);
+      }
     };
     const Outcome got = run_on(r, d, threads, cfg);
     EXPECT_EQ(got.error, r + ": frame 15 is truncated (" + std::to_string(kFrameBytes - 3000) + " of 4608 bytes)")

@@ -38,19 +38,21 @@ template <class Pixel>
 VQTWIN_HD inline DwtCell<int16_t> dwt0_at(const Pixel* plane, std::ptrdiff_t stride, int in_w, int in_h, int bitdepth,
                                           int x, int y) {
   const DwtTaps k = dwt_taps();
-  const int32_t offset = kLoSum << (bitdepth - 1);
-  const int32_t round = 1 << (bitdepth - 1);
+  // The vertical sums modulo 2^32, as rows_scalar.cpp's dwt0_vertical takes them (out-of-range 10/12-bit
+  // samples can pass int32; libvmaf's int32 sums wrap).
+  const uint32_t offset = uint32_t(kLoSum) << (bitdepth - 1);
+  const uint32_t round = 1u << (bitdepth - 1);
   int32_t sa = 0, sv = 0, sh = 0, sd = 0;
   for (int u = 0; u < 4; ++u) {
     const int col = dwt_source(2 * x - 1 + u, in_w);
-    int32_t l = -offset, g = 0;  // the vertical pass of column col, as dwt0_vertical
+    uint32_t l = 0u - offset, g = 0;  // the vertical pass of column col, as dwt0_vertical
     for (int t = 0; t < 4; ++t) {
-      const int32_t p = int32_t(plane[std::ptrdiff_t(dwt_source(2 * y - 1 + t, in_h)) * stride + col]);
-      l += k.lo[t] * p;
-      g += k.hi[t] * p;
+      const uint32_t p = uint32_t(plane[std::ptrdiff_t(dwt_source(2 * y - 1 + t, in_h)) * stride + col]);
+      l += uint32_t(k.lo[t]) * p;
+      g += uint32_t(k.hi[t]) * p;
     }
-    const int32_t lo = int16_t((l + round) >> bitdepth);
-    const int32_t hi = int16_t((g + round) >> bitdepth);
+    const int32_t lo = int16_t(int32_t(l + round) >> bitdepth);
+    const int32_t hi = int16_t(int32_t(g + round) >> bitdepth);
     sa += k.lo[u] * lo;
     sv += k.hi[u] * lo;
     sh += k.lo[u] * hi;
