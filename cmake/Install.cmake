@@ -30,6 +30,12 @@ set(VQTWIN_PC_LIBS_PRIVATE "-lstdc++ -lm -lpthread")
 if(VQTWIN_HAVE_FFMPEG)
   string(PREPEND VQTWIN_PC_LIBS_PRIVATE "-lavformat -lavcodec -lswscale -lavutil ")
 endif()
+# A CUDA build's libvqtwin.a holds the twins' host code, which calls the CUDA runtime: the static one
+# (as the CMake package links it), from the toolkit's folder, with what it needs of the system.
+if(VQTWIN_HAVE_CUDA)
+  find_package(CUDAToolkit REQUIRED)
+  string(PREPEND VQTWIN_PC_LIBS_PRIVATE "-L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt ")
+endif()
 # Relocatable: the prefix is found from the .pc file's own folder (pkgconf's ${pcfiledir}), so a
 # `cmake --install build --prefix DIR` tree works where it lands. Relative paths as ${prefix}/..., absolute
 # ones as they are.
