@@ -430,9 +430,9 @@ struct Session::Impl {
         continue;
       }
       bool ok = true;
+      FrameSlot* device_slot = pipeline_ ? &pipeline_->slot(q.slot) : nullptr;
       if (!aborted_) {
         try {
-          FrameSlot* device_slot = pipeline_ ? &pipeline_->slot(q.slot) : nullptr;
           const Session::Slot s = slot(q.slot);
           process(*s.ref, *s.dist, q.index, device_slot);
         } catch (const Dropped&) {
@@ -442,11 +442,22 @@ struct Session::Impl {
           ok = false;
         }
       }
+      // A frame given up between its upload and its wait left work on the slot's stream (the upload
+      // reads the slot's host pictures, the twins write its buffers): the slot goes back to the free
+      // list only once that is done, as each worker owned its slot until it stopped before sessions.
+      if (!ok && device_slot) drain(*device_slot);
       if (ok && !aborted_) {
         const unsigned done = ++frames_done_;
         if (cfg_.progress) cfg_.progress(done, 0);
       }
       done_with(q.slot);
+    }
+  }
+
+  static void drain(FrameSlot& slot) {
+    try {
+      slot.wait();
+    } catch (...) {  // a device fault: the frame's failure (or an earlier one) is what the session reports
     }
   }
 
