@@ -109,7 +109,7 @@ VQTWIN_C_API int vqtwin_results_pooled(const vqtwin_results* results, const char
 /* Clip-level values (e.g. psnr's apsnr_y). */
 VQTWIN_C_API size_t vqtwin_results_aggregate_count(const vqtwin_results* results);
 VQTWIN_C_API int vqtwin_results_aggregate(const vqtwin_results* results, size_t i, const char** name, double* value);
-/* The receipt: which implementation computed each name (filled when a device backend was asked for). */
+/* The receipt: which implementation computed each name ("psnr_cuda", "float_ssim (cpu fallback)", "psnr"). */
 VQTWIN_C_API size_t vqtwin_results_receipt_count(const vqtwin_results* results);
 VQTWIN_C_API int vqtwin_results_receipt(const vqtwin_results* results, size_t i, const char** name,
                                         const char** implementation);
