@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backends/cuda/memory.hpp"
+#include "bench_pictures.hpp"
 #include "backends/cuda/ordered_sum.hpp"
 #include "backends/cuda/slot.hpp"
 #include "backends/device.hpp"
@@ -22,35 +23,9 @@
 namespace vqtwin {
 namespace {
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, sep);)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-class NullSink final : public FeatureSink {
- public:
-  void put(std::string_view, unsigned, double v) override { sum += v; }
-  void aggregate(std::string_view, double) override {}
-  double sum = 0;
-};
-
-// A textured pair with a moving pattern; the distorted picture is the reference quantised.
-void fill(Picture& p, unsigned frame, bool distorted) {
-  const PictureFormat& f = p.format();
-  const unsigned max = (1u << f.bitdepth) - 1;
-  for (int pl = 0; pl < f.num_planes(); ++pl)
-    for (int y = 0; y < p.height(pl); ++y)
-      for (int x = 0; x < p.width(pl); ++x) {
-        double v = (0.5 + 0.3 * std::sin(0.05 * (x + 2.0 * frame) + 0.03 * y + pl) + 0.1 * std::sin(0.7 * x * y)) * max;
-        if (distorted) v = std::round(v / (8 << (f.bitdepth - 8))) * (8 << (f.bitdepth - 8));
-        const unsigned s = unsigned(std::clamp(v, 0.0, double(max)));
-        if (f.bitdepth > 8) p.row<std::uint16_t>(pl, y)[x] = std::uint16_t(s);
-        else p.row<std::uint8_t>(pl, y)[x] = std::uint8_t(s);
-      }
-}
+using bench_support::NullSink;
+using bench_support::split;
+void fill(Picture& p, unsigned frame, bool distorted) { bench_support::paint(p, frame, distorted); }
 
 void time_twin(const std::string& name, const PictureFormat& f, int reps) {
   const ExtractorInfo* info = find_extractor(name);
