@@ -155,8 +155,20 @@ TEST(IntegerMotion, SadEqualsThePortableBuild) {
   auto sad_of = [](const Picture& a, const Picture& b, const SadKernels& k, bool out_of_range) {
     const int w = a.width(0), h = a.height(0);
     integer_motion::DiffBlurSad sad(w, h, a.format().bitdepth, k);
-    if (a.format().bitdepth > 8)
-      return sad(a.row<std::uint16_t>(0, 0), a.stride(0), b.row<std::uint16_t>(0, 0), b.stride(0), out_of_range);
+    if (a.format().bitdepth > 8) {
+      std::vector<std::uint16_t> keep(std::size_t(w) * h);
+      bool cur_high = false;
+      const std::uint64_t v = sad(a.row<std::uint16_t>(0, 0), a.stride(0), b.row<std::uint16_t>(0, 0), b.stride(0),
+                                  out_of_range, keep.data(), &cur_high);
+      bool any_high = false;
+      for (int y = 0; y < h; ++y) {
+        EXPECT_EQ(std::memcmp(keep.data() + std::size_t(y) * w, b.row<std::uint16_t>(0, y), 2 * std::size_t(w)), 0)
+            << "row " << y;
+        for (int x = 0; x < w; ++x) any_high = any_high || b.row<std::uint16_t>(0, y)[x] >> a.format().bitdepth;
+      }
+      EXPECT_EQ(cur_high, any_high);
+      return v;
+    }
     std::vector<std::uint8_t> keep(std::size_t(w) * h);
     const std::uint64_t v = sad(a.row<std::uint8_t>(0, 0), a.stride(0), b.row<std::uint8_t>(0, 0), b.stride(0), keep.data());
     for (int y = 0; y < h; ++y)
@@ -213,16 +225,27 @@ TEST(IntegerMotion, OutOfRangeSamplesEqualThePortableBuild) {
                    [&](const SadKernels& ref, const SadKernels& var, const std::string&) {
                      std::mt19937 rng(seed() + 4);
                      for (int bpc : {10, 12})
-                       for (auto [w, h] : {std::pair{3, 3}, {17, 6}, {33, 5}, {257, 33}}) {
-                         Picture a = random_picture(w, h, bpc, rng), b = random_picture(w, h, bpc, rng);
-                         for (int i = 0; i < w * h / 5 + 1; ++i)
-                           a.row<std::uint16_t>(0, int(rng() % unsigned(h)))[rng() % unsigned(w)] = std::uint16_t(rng());
-                         auto run = [&](const SadKernels& k) {
-                           integer_motion::DiffBlurSad sad(w, h, bpc, k);
-                           return sad(a.row<std::uint16_t>(0, 0), a.stride(0), b.row<std::uint16_t>(0, 0), b.stride(0), true);
-                         };
-                         ASSERT_EQ(run(var), run(ref)) << w << "x" << h << "@" << bpc;
-                       }
+                       for (auto [w, h] : {std::pair{3, 3}, {17, 6}, {33, 5}, {40, 9}, {257, 33}})
+                         for (int rows : {0, 1, 2}) {  // samples of 2^bpc or more in prev (0), cur's last row, all of cur
+                           Picture a = random_picture(w, h, bpc, rng), b = random_picture(w, h, bpc, rng);
+                           Picture& odd = rows == 0 ? a : b;
+                           const int y0 = rows == 1 ? h - 1 : 0;
+                           for (int i = 0; i < w * h / 5 + 1; ++i)
+                             odd.row<std::uint16_t>(0, y0 + int(rng() % unsigned(h - y0)))[rng() % unsigned(w)] =
+                                 std::uint16_t(rng() | 1u << bpc);
+                           // prev's state is the caller's to say; cur's is found by the kernel.
+                           auto run = [&](const SadKernels& k) {
+                             integer_motion::DiffBlurSad sad(w, h, bpc, k);
+                             bool cur_high = false;
+                             std::vector<std::uint16_t> keep(std::size_t(w) * h);
+                             const std::uint64_t v = sad(a.row<std::uint16_t>(0, 0), a.stride(0), b.row<std::uint16_t>(0, 0),
+                                                         b.stride(0), rows == 0, keep.data(), &cur_high);
+                             EXPECT_EQ(cur_high, rows != 0) << k.name << " " << w << "x" << h << "@" << bpc << " case " << rows;
+                             EXPECT_EQ(std::memcmp(keep.data() + std::size_t(h - 1) * w, b.row<std::uint16_t>(0, h - 1), 2 * std::size_t(w)), 0);
+                             return v;
+                           };
+                           ASSERT_EQ(run(var), run(ref)) << w << "x" << h << "@" << bpc << " case " << rows;
+                         }
                    });
 }
 

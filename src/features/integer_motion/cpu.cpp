@@ -36,8 +36,8 @@ class IntegerMotionCpu final : public Extractor {
   void extract(const Picture& ref, const Picture&, unsigned index, FeatureSink& out) override {
     std::uint64_t sad = 0;
     if (front_.reads_pixels()) {
-      // Kept in another slot than the previous frame's. 8-bit: the SAD copies the rows as it reads
-      // them; deeper: copied first, noting samples of 2^bpc or more (they select the 64-bit sums).
+      // Kept in another slot than the previous frame's: the SAD copies the rows as it reads them, and
+      // (deeper planes) notes samples of 2^bpc or more, which select the 64-bit sums.
       const unsigned ring = front_.lag() + 1;
       const unsigned slot = index % ring;
       const unsigned prev_slot = (index - front_.lag()) % ring;
@@ -48,11 +48,12 @@ class IntegerMotionCpu final : public Extractor {
                         history_[slot].data());
         else
           keep(ref, history_[slot]);
+      } else if (pair) {
+        sad = (*sad_)(reinterpret_cast<const std::uint16_t*>(history_[prev_slot].data()), w_,
+                      ref.row<std::uint16_t>(0, 0), ref.stride(0), out_of_range_[prev_slot],
+                      reinterpret_cast<std::uint16_t*>(history_[slot].data()), &out_of_range_[slot]);
       } else {
         out_of_range_[slot] = keep(ref, history_[slot]) >> bpc_ != 0;
-        if (pair)
-          sad = (*sad_)(reinterpret_cast<const std::uint16_t*>(history_[prev_slot].data()), w_,
-                        ref.row<std::uint16_t>(0, 0), ref.stride(0), out_of_range_[slot] || out_of_range_[prev_slot]);
       }
     }
     front_.emit(index, sad, out);

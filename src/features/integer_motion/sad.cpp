@@ -1,5 +1,7 @@
 #include "features/integer_motion/sad.hpp"
 
+#include <optional>
+
 #include "common/cpu.hpp"
 #include "common/isa.hpp"
 #include "features/integer_motion/math.hpp"
@@ -28,18 +30,21 @@ namespace avx2 {
 #define VQTWIN_ISA_FN VQTWIN_TARGET_V3
 #include "features/integer_motion/sad_kernels.inc"
 #undef VQTWIN_ISA_FN
+// The vector kernel unless prev holds samples of 2^bpc or more, the planes are deeper than it takes, or it
+// meets such a sample in cur; then the generic loops (which copy cur again and note its range).
+template <auto kVector>
 std::uint64_t sad16_any(const std::uint16_t* prev, std::ptrdiff_t ps, const std::uint16_t* cur, std::ptrdiff_t cs,
-                        int w, int h, int bpc, bool out_of_range, SadScratch& s) {
-  if (bpc <= x86::kMaxVectorBits && !out_of_range) return x86::sad16_avx2(prev, ps, cur, cs, w, h, bpc, s);
-  return sad16(prev, ps, cur, cs, w, h, bpc, out_of_range, s);
+                        std::uint16_t* keep, int w, int h, int bpc, bool prev_out_of_range, bool* cur_out_of_range,
+                        SadScratch& s) {
+  if (bpc <= x86::kMaxVectorBits && !prev_out_of_range)
+    if (const std::optional<std::uint64_t> v = kVector(prev, ps, cur, cs, keep, w, h, bpc, s)) {
+      if (cur_out_of_range) *cur_out_of_range = false;
+      return *v;
+    }
+  return sad16(prev, ps, cur, cs, keep, w, h, bpc, prev_out_of_range, cur_out_of_range, s);
 }
-std::uint64_t sad16_any512(const std::uint16_t* prev, std::ptrdiff_t ps, const std::uint16_t* cur,
-                           std::ptrdiff_t cs, int w, int h, int bpc, bool out_of_range, SadScratch& s) {
-  if (bpc <= x86::kMaxVectorBits && !out_of_range) return x86::sad16_avx512(prev, ps, cur, cs, w, h, bpc, s);
-  return sad16(prev, ps, cur, cs, w, h, bpc, out_of_range, s);
-}
-const SadKernels kKernels = {"avx2", x86::sad8_avx2, sad16_any};
-const SadKernels kKernels512 = {"avx512", x86::sad8_avx512, sad16_any512};
+const SadKernels kKernels = {"avx2", x86::sad8_avx2, sad16_any<x86::sad16_avx2>};
+const SadKernels kKernels512 = {"avx512", x86::sad8_avx512, sad16_any<x86::sad16_avx512>};
 }  // namespace avx2
 #endif
 
@@ -60,8 +65,9 @@ std::uint64_t DiffBlurSad::operator()(const std::uint8_t* prev, std::ptrdiff_t p
 }
 
 std::uint64_t DiffBlurSad::operator()(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
-                                      const std::uint16_t* cur, std::ptrdiff_t cur_stride, bool out_of_range) {
-  return k_.sad16(prev, prev_stride, cur, cur_stride, w_, h_, bpc_, out_of_range, s_);
+                                      const std::uint16_t* cur, std::ptrdiff_t cur_stride, bool prev_out_of_range,
+                                      std::uint16_t* keep, bool* cur_out_of_range) {
+  return k_.sad16(prev, prev_stride, cur, cur_stride, keep, w_, h_, bpc_, prev_out_of_range, cur_out_of_range, s_);
 }
 
 }  // namespace vqtwin::integer_motion

@@ -31,9 +31,11 @@ struct SadKernels {
   // `keep` (may be null): where cur's samples are copied, packed (row stride w), while they are read.
   std::uint64_t (*sad8)(const std::uint8_t* prev, std::ptrdiff_t prev_stride, const std::uint8_t* cur,
                         std::ptrdiff_t cur_stride, std::uint8_t* keep, int w, int h, SadScratch& s);
-  // out_of_range: a sample of either plane is 2^bpc or more (then 64-bit sums below 16 bits too).
+  // prev_out_of_range: a sample of prev is (or may be) 2^bpc or more; cur's samples are checked here,
+  // and *cur_out_of_range (when given) says whether one is. Either selects the 64-bit sums below 16 bits.
   std::uint64_t (*sad16)(const std::uint16_t* prev, std::ptrdiff_t prev_stride, const std::uint16_t* cur,
-                         std::ptrdiff_t cur_stride, int w, int h, int bpc, bool out_of_range, SadScratch& s);
+                         std::ptrdiff_t cur_stride, std::uint16_t* keep, int w, int h, int bpc, bool prev_out_of_range,
+                         bool* cur_out_of_range, SadScratch& s);
 };
 // The table for a set of cpu:: flags (common/cpu.hpp). sad_kernels_for(0) is the portable build (the
 // reference); sad_kernels_for(cpu::flags()) the one to run.
@@ -48,8 +50,11 @@ class DiffBlurSad {
   // `keep` (may be null): receives a packed copy (row stride w) of cur, made while cur is read.
   std::uint64_t operator()(const std::uint8_t* prev, std::ptrdiff_t prev_stride, const std::uint8_t* cur,
                            std::ptrdiff_t cur_stride, std::uint8_t* keep = nullptr);
+  // prev_out_of_range: a sample of prev is (or may be) 2^bpc or more; *cur_out_of_range (when given)
+  // receives whether one of cur's is (found while cur is read).
   std::uint64_t operator()(const std::uint16_t* prev, std::ptrdiff_t prev_stride, const std::uint16_t* cur,
-                           std::ptrdiff_t cur_stride, bool out_of_range = false);
+                           std::ptrdiff_t cur_stride, bool prev_out_of_range = false, std::uint16_t* keep = nullptr,
+                           bool* cur_out_of_range = nullptr);
 
  private:
   SadKernels k_;

@@ -1,4 +1,6 @@
 // integer motion's SAD, AVX2: 16 columns a step. The arithmetic and its bounds are sad_x86.hpp's.
+#include <optional>
+
 #include "common/isa.hpp"
 #include "features/integer_motion/math.hpp"
 #include "features/integer_motion/sad_x86.hpp"
@@ -20,8 +22,10 @@ MOTION_AVX2 inline __m256i load(const void* p) { return _mm256_loadu_si256(stati
 MOTION_AVX2 inline void store(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
 
 // Input row: d = prev - cur into the ring row; cur copied to `keep` when given.
+// Returns the OR of cur's samples for deeper planes (0 for 8 bits).
 template <class T>
-MOTION_AVX2 void ingest(const T* p, const T* c, T* keep, std::int16_t* d, int w) {
+MOTION_AVX2 unsigned ingest(const T* p, const T* c, T* keep, std::int16_t* d, int w) {
+  __m256i any = _mm256_setzero_si256();
   int x = 0;
   for (; x + kStep <= w; x += kStep) {
     __m256i pv, cv;
@@ -33,13 +37,23 @@ MOTION_AVX2 void ingest(const T* p, const T* c, T* keep, std::int16_t* d, int w)
     } else {
       pv = load(p + x);
       cv = load(c + x);
+      if (keep) store(keep + x, cv);
+      any = _mm256_or_si256(any, cv);
     }
     store(d + x, _mm256_sub_epi16(pv, cv));
   }
+  unsigned tail = 0;
   for (; x < w; ++x) {
     d[x] = std::int16_t(int(p[x]) - int(c[x]));
     if (keep) keep[x] = c[x];
+    tail |= c[x];
   }
+  if constexpr (sizeof(T) == 1) return 0;
+  __m128i o = _mm_or_si128(_mm256_castsi256_si128(any), _mm256_extracti128_si256(any, 1));
+  o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0x4e));
+  o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0xb1));
+  const unsigned pairs = unsigned(_mm_cvtsi128_si32(o));  // two uint16 lanes per 32 bits
+  return tail | ((pairs | pairs >> 16) & 0xffffu);
 }
 
 // Vertical pass of an output row from the five ring rows `d`, columns 0 .. w rounded up to a step.
@@ -127,8 +141,9 @@ inline void mirror_ends(std::int16_t* v, int w) {
 
 inline int reflect101(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - 2 - i : i); }
 
+// nullopt when a sample of cur is 2^bpc or more (deeper planes; prev's are the caller's to know).
 template <class T>
-MOTION_AVX2 std::uint64_t sad_planes(const T* prev, std::ptrdiff_t ps, const T* cur, std::ptrdiff_t cs, T* keep,
+MOTION_AVX2 std::optional<std::uint64_t> sad_planes(const T* prev, std::ptrdiff_t ps, const T* cur, std::ptrdiff_t cs, T* keep,
                                      int w, int h, int bpc, SadScratch& s) {
   std::int16_t* const v = s.v16.data() + SadScratch::kPad;
   std::int16_t* const k = s.k16.data() + SadScratch::kPad;
@@ -138,7 +153,9 @@ MOTION_AVX2 std::uint64_t sad_planes(const T* prev, std::ptrdiff_t ps, const T* 
   for (int y = 0; y < h; ++y) {
     // Output row y reads input rows y - 2 .. y + 2 (mirrored into 0 .. h - 1): 5 of the ring's 8.
     for (const int last = y + 2 < h ? y + 2 : h - 1; next <= last; ++next)
-      ingest(prev + next * ps, cur + next * cs, keep ? keep + std::ptrdiff_t(next) * w : nullptr, ring_row(next), w);
+      if (ingest(prev + next * ps, cur + next * cs, keep ? keep + std::ptrdiff_t(next) * w : nullptr, ring_row(next), w) >>
+          bpc)
+        return std::nullopt;
     const std::int16_t* d[5];
     for (int i = 0; i < 5; ++i) d[i] = ring_row(reflect101(y - 2 + i, h));
     const bool high = vertical<false>(d, bpc, v, nullptr, w);
@@ -159,12 +176,12 @@ MOTION_AVX2 std::uint64_t sad_planes(const T* prev, std::ptrdiff_t ps, const T* 
 
 MOTION_AVX2 std::uint64_t sad8_avx2(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_t* cur,
                                     std::ptrdiff_t cs, std::uint8_t* keep, int w, int h, SadScratch& s) {
-  return sad_planes(prev, ps, cur, cs, keep, w, h, 8, s);
+  return *sad_planes(prev, ps, cur, cs, keep, w, h, 8, s);
 }
 
-MOTION_AVX2 std::uint64_t sad16_avx2(const std::uint16_t* prev, std::ptrdiff_t ps, const std::uint16_t* cur,
-                                     std::ptrdiff_t cs, int w, int h, int bpc, SadScratch& s) {
-  return sad_planes(prev, ps, cur, cs, static_cast<std::uint16_t*>(nullptr), w, h, bpc, s);
+MOTION_AVX2 std::optional<std::uint64_t> sad16_avx2(const std::uint16_t* prev, std::ptrdiff_t ps, const std::uint16_t* cur,
+                                     std::ptrdiff_t cs, std::uint16_t* keep, int w, int h, int bpc, SadScratch& s) {
+  return sad_planes(prev, ps, cur, cs, keep, w, h, bpc, s);
 }
 
 }  // namespace vqtwin::integer_motion::x86

@@ -3,6 +3,8 @@
 // 128-bit lanes in both, so the column orders are the same), with mask registers for the last columns.
 // vpdpwssd (multiply-add-accumulate) is exactly madd + add, both modulo 2^32 (no pair is
 // (-32768, -32768): every tap is positive).
+#include <optional>
+
 #include "common/isa.hpp"
 #include "features/integer_motion/math.hpp"
 #include "features/integer_motion/sad_x86.hpp"
@@ -27,8 +29,10 @@ constexpr int kStep = 32;
 constexpr std::int32_t pair(std::int32_t low, std::int32_t high) { return std::int32_t(std::uint32_t(high) << 16 | std::uint32_t(low)); }
 
 // Input row: d = prev - cur into the ring row; cur copied to `keep` when given.
+// Returns the OR of cur's samples for deeper planes (0 for 8 bits).
 template <class T>
-MOTION_AVX512 void ingest(const T* p, const T* c, T* keep, std::int16_t* d, int w) {
+MOTION_AVX512 unsigned ingest(const T* p, const T* c, T* keep, std::int16_t* d, int w) {
+  __m512i any = _mm512_setzero_si512();
   int x = 0;
   for (; x + kStep <= w; x += kStep) {
     __m512i pv, cv;
@@ -40,13 +44,20 @@ MOTION_AVX512 void ingest(const T* p, const T* c, T* keep, std::int16_t* d, int 
     } else {
       pv = _mm512_loadu_si512(p + x);
       cv = _mm512_loadu_si512(c + x);
+      if (keep) _mm512_storeu_si512(keep + x, cv);
+      any = _mm512_or_si512(any, cv);
     }
     _mm512_storeu_si512(d + x, _mm512_sub_epi16(pv, cv));
   }
+  unsigned tail = 0;
   for (; x < w; ++x) {
     d[x] = std::int16_t(int(p[x]) - int(c[x]));
     if (keep) keep[x] = c[x];
+    tail |= c[x];
   }
+  if constexpr (sizeof(T) == 1) return 0;
+  const unsigned pairs = unsigned(_mm512_reduce_or_epi32(any));  // two uint16 lanes per 32 bits
+  return tail | ((pairs | pairs >> 16) & 0xffffu);
 }
 
 // Vertical pass of an output row from the five ring rows `d`, columns 0 .. w rounded up to a step.
@@ -133,8 +144,9 @@ inline void mirror_ends(std::int16_t* v, int w) {
 
 inline int reflect101(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - 2 - i : i); }
 
+// nullopt when a sample of cur is 2^bpc or more (deeper planes; prev's are the caller's to know).
 template <class T>
-MOTION_AVX512 std::uint64_t sad_planes(const T* prev, std::ptrdiff_t ps, const T* cur, std::ptrdiff_t cs, T* keep,
+MOTION_AVX512 std::optional<std::uint64_t> sad_planes(const T* prev, std::ptrdiff_t ps, const T* cur, std::ptrdiff_t cs, T* keep,
                                        int w, int h, int bpc, SadScratch& s) {
   std::int16_t* const v = s.v16.data() + SadScratch::kPad;
   std::int16_t* const k = s.k16.data() + SadScratch::kPad;
@@ -144,7 +156,9 @@ MOTION_AVX512 std::uint64_t sad_planes(const T* prev, std::ptrdiff_t ps, const T
   for (int y = 0; y < h; ++y) {
     // Output row y reads input rows y - 2 .. y + 2 (mirrored into 0 .. h - 1): 5 of the ring's 8.
     for (const int last = y + 2 < h ? y + 2 : h - 1; next <= last; ++next)
-      ingest(prev + next * ps, cur + next * cs, keep ? keep + std::ptrdiff_t(next) * w : nullptr, ring_row(next), w);
+      if (ingest(prev + next * ps, cur + next * cs, keep ? keep + std::ptrdiff_t(next) * w : nullptr, ring_row(next), w) >>
+          bpc)
+        return std::nullopt;
     const std::int16_t* d[5];
     for (int i = 0; i < 5; ++i) d[i] = ring_row(reflect101(y - 2 + i, h));
     const bool high = vertical<false>(d, bpc, v, nullptr, w);
@@ -165,12 +179,12 @@ MOTION_AVX512 std::uint64_t sad_planes(const T* prev, std::ptrdiff_t ps, const T
 
 MOTION_AVX512 std::uint64_t sad8_avx512(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_t* cur,
                                         std::ptrdiff_t cs, std::uint8_t* keep, int w, int h, SadScratch& s) {
-  return sad_planes(prev, ps, cur, cs, keep, w, h, 8, s);
+  return *sad_planes(prev, ps, cur, cs, keep, w, h, 8, s);
 }
 
-MOTION_AVX512 std::uint64_t sad16_avx512(const std::uint16_t* prev, std::ptrdiff_t ps, const std::uint16_t* cur,
-                                         std::ptrdiff_t cs, int w, int h, int bpc, SadScratch& s) {
-  return sad_planes(prev, ps, cur, cs, static_cast<std::uint16_t*>(nullptr), w, h, bpc, s);
+MOTION_AVX512 std::optional<std::uint64_t> sad16_avx512(const std::uint16_t* prev, std::ptrdiff_t ps, const std::uint16_t* cur,
+                                     std::ptrdiff_t cs, std::uint16_t* keep, int w, int h, int bpc, SadScratch& s) {
+  return sad_planes(prev, ps, cur, cs, keep, w, h, bpc, s);
 }
 
 }  // namespace vqtwin::integer_motion::x86
