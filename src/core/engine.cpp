@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "core/engine.hpp"
 #include "core/session_internal.hpp"
@@ -237,13 +238,14 @@ class Engine final : public FrameFeeder {
     if (++thumbs_kept_ == unsigned(kSyncFrames)) check_shift();
   }
 
-  // On the frames from the first on whose thumbnails are kept (all of them unless a read failed).
+  // On the frames from the first on whose thumbnails are kept (all of them unless a read failed). Runs
+  // once: the thumbnails are moved, not copied.
   void check_shift() {
     thumbs_checked_ = true;
     std::vector<Thumbnail> rt, dt;
     for (int i = 0; i < kSyncFrames && thumb_kept_[std::size_t(i)]; ++i) {
-      rt.push_back(ref_thumbs_[std::size_t(i)]);
-      dt.push_back(dist_thumbs_[std::size_t(i)]);
+      rt.push_back(std::move(ref_thumbs_[std::size_t(i)]));
+      dt.push_back(std::move(dist_thumbs_[std::size_t(i)]));
     }
     const ShiftEstimate e = estimate_shift(rt, dt);
     if (e.offset != 0 && cfg_.warn)

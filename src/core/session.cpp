@@ -224,6 +224,7 @@ struct Session::Impl {
       throw Error("CUDA device " + std::to_string(cfg_.gpu) + " cannot be used: " + why);
     bool any_device = false;
     for (auto& c : contexts_) {
+      ordered_ = ordered_ || c->request.info->spec->temporal;
       ResolvedContext r = resolve_context(c->request, cfg_.backend, format_, all_extractors(), have_device, cfg_.warn);
       c->info = r.info;
       c->receipt = std::string(r.info->name) + (r.fell_back ? " (cpu fallback)" : "");
@@ -258,11 +259,12 @@ struct Session::Impl {
     return false;
   }
 
-  // One slot per worker plus one the caller fills while the workers compute. Host pictures are the
-  // device pipeline's (pinned) when there is one; otherwise allocated when a slot is first handed out,
-  // so slots never used cost nothing.
+  // One slot per worker plus one the caller fills while the workers compute, and on the CPU one more:
+  // a fed run's reading thread reads a frame while another waits in the queue (read_ahead()). Host
+  // pictures are the device pipeline's (pinned) when there is one; otherwise allocated when a slot is
+  // first handed out, so slots never used cost nothing.
   void make_slots(unsigned workers) {
-    slot_count_ = pipeline_ ? pipeline_->slot_count() : workers + 1;
+    slot_count_ = pipeline_ ? pipeline_->slot_count() : workers + 2;
     own_.resize(slot_count_);
     for (unsigned i = slot_count_; i-- > 0;) free_.push_back(i);
   }
@@ -471,8 +473,11 @@ struct Session::Impl {
     idle_cv_.notify_all();
   }
 
-  // Whether a worker should take the feeder's next frame (mutex_ held).
-  bool can_feed() const { return feeder_ && !feed_over_ && !aborted_ && !free_.empty(); }
+  // Whether a worker should take the feeder's next frame (mutex_ held): with free slots and nothing
+  // queued, unless the frames must be taken in turn while the feeding thread also reads (see feed()).
+  bool can_feed() const {
+    return feeder_ && !feed_over_ && !aborted_ && !free_.empty() && (!ordered_ || !reading_ahead_);
+  }
 
   // The feeder's next frame into slot q.slot; false when there is none (the feed is then over).
   bool take_fed(Queued& q) {
@@ -513,18 +518,54 @@ struct Session::Impl {
     wake_turns();
   }
 
-  // Runs the workers on `feeder` until its frames are all taken and done.
+  // Runs the workers on `feeder` until its frames are all taken and done. On the CPU the calling
+  // thread reads ahead meanwhile (read_ahead()), as libvmaf's reading thread does beside its pool.
   void feed(FrameFeeder& feeder) {
     {
       std::lock_guard lock(mutex_);
       if (finished_) throw Error("the session is finished: no more frames can be pushed");
       feeder_ = &feeder;
       feed_over_ = false;
+      // Only with a core to spare for it: where every core already runs a worker, workers reading
+      // their own frames (cache-warm, in parallel) cost less than one more thread handing them over.
+      reading_ahead_ = !pipeline_ && workers_.size() < std::max(1u, std::thread::hardware_concurrency());
     }
     queued_cv_.notify_all();
+    if (reading_ahead_) read_ahead();
     std::unique_lock lock(mutex_);
     idle_cv_.wait(lock, [&] { return (feed_over_ || aborted_) && queue_.empty() && busy_ == 0; });
     feeder_ = nullptr;
+  }
+
+  // The feeding thread's loop: the feeder's next frame into a free slot, queued for the workers, until
+  // the feed is over. Workers take queued frames first, so reading overlaps computing even with one
+  // worker; at most the session's slots are in flight. Workers also read frames themselves when
+  // nothing is queued, except in a session with temporal contexts: these take frames in turn, and a
+  // worker holding a later frame while this thread still reads an earlier one could leave no worker
+  // free to compute it; there every frame comes through the queue in index order (this thread alone
+  // takes frames, FIFO), so the earliest frame not done is always on a worker.
+  void read_ahead() {
+    for (;;) {
+      Queued q{};
+      {
+        std::unique_lock lock(mutex_);
+        free_cv_.wait(lock, [&] { return feed_over_ || aborted_ || !free_.empty(); });
+        if (feed_over_ || aborted_) break;
+        q.slot = free_.back();
+        free_.pop_back();
+      }
+      const bool taken = take_fed(q);
+      {
+        std::lock_guard lock(mutex_);
+        // After a failure elsewhere a worker takes it and skips it, as its own.
+        if (taken) queue_.push_back(q);
+        else free_.push_back(q.slot);
+      }
+      queued_cv_.notify_one();
+    }
+    std::lock_guard lock(mutex_);
+    reading_ahead_ = false;
+    queued_cv_.notify_all();  // workers that waited for it may read themselves now (nothing left)
   }
 
   // Whether a non-temporal context extracts a frame: the written ones (`sampled`), or every frame for
@@ -648,6 +689,8 @@ struct Session::Impl {
   unsigned failure_frame_ = 0;  // the frame failure_ is about
   FrameFeeder* feeder_ = nullptr;  // while feed() runs
   bool feed_over_ = false;
+  bool reading_ahead_ = false;  // the feeding thread reads frames (feed(), on the CPU)
+  bool ordered_ = false;        // some context is temporal: frames in turn
   // Frames kept: all unless a fed frame could not be read (then that frame's index).
   std::atomic<unsigned> frames_kept_{~0u};
   std::atomic<bool> aborted_{false};

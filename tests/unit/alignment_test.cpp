@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 
+#include "common/cpu.hpp"
 #include "io/alignment.hpp"
 
 namespace vqtwin {
@@ -62,6 +64,49 @@ TEST(Alignment, StaticOrUnrelatedContentIsNotCalledShifted) {
   // Too few frames for the offset to be tried (3 pairs at least), or none at all.
   EXPECT_EQ(estimate_shift(moving(0, 3, 0), moving(1, 3, 0)).offset, 0);
   EXPECT_EQ(estimate_shift({}, {}).offset, 0);
+}
+
+// The thumbnails' column sums and the offsets' MSE have AVX2 variants: the same bits as the baseline
+// (masked with the run mask), for 8- and 16-bit pictures and thumbnails whose size is not a multiple
+// of the vector width.
+TEST(Alignment, Avx2VariantsGiveTheBaselineBits) {
+  if (!cpu::allows(cpu::detected(), cpu::kAvx2)) GTEST_SKIP() << "no AVX2 here";
+  for (int bitdepth : {8, 12}) {
+    const PictureFormat f{333, 301, bitdepth, ChromaFormat::k420};
+    Picture ref(f), dist(f);
+    for (int y = 0; y < f.height; ++y)
+      for (int x = 0; x < f.width; ++x) {
+        const std::uint32_t h = std::uint32_t(x * 31 + y * 17) * 2654435761u;
+        const unsigned v = (h >> 13) & ((1u << bitdepth) - 1), w = (v + (h >> 7) % 37) & ((1u << bitdepth) - 1);
+        if (bitdepth > 8) {
+          ref.row<std::uint16_t>(0, y)[x] = std::uint16_t(v);
+          dist.row<std::uint16_t>(0, y)[x] = std::uint16_t(w);
+        } else {
+          ref.row<std::uint8_t>(0, y)[x] = std::uint8_t(v);
+          dist.row<std::uint8_t>(0, y)[x] = std::uint8_t(w);
+        }
+      }
+    auto run = [&] {
+      std::vector<Thumbnail> r, d;
+      for (int i = 0; i < kSyncFrames; ++i) {
+        r.push_back(make_thumbnail(i % 2 ? dist : ref));
+        d.push_back(make_thumbnail(i % 3 ? ref : dist));
+      }
+      return std::make_pair(r, estimate_shift(r, d));
+    };
+    const auto fast = run();
+    std::pair<std::vector<Thumbnail>, ShiftEstimate> base;
+    {
+      const cpu::RunMask no_avx2(cpu::kAvx2 | cpu::kAvx512);
+      base = run();
+    }
+    ASSERT_EQ(fast.first.size(), base.first.size());
+    for (std::size_t i = 0; i < fast.first.size(); ++i)
+      EXPECT_EQ(fast.first[i].values, base.first[i].values) << bitdepth << "-bit thumbnail " << i;
+    EXPECT_EQ(std::memcmp(&fast.second.psnr_aligned, &base.second.psnr_aligned, sizeof(double)), 0) << bitdepth;
+    EXPECT_EQ(std::memcmp(&fast.second.psnr_offset, &base.second.psnr_offset, sizeof(double)), 0) << bitdepth;
+    EXPECT_EQ(fast.second.offset, base.second.offset);
+  }
 }
 
 }  // namespace

@@ -239,6 +239,36 @@ TEST(EngineParallelRead, AFileCutShortWhileRunningKeepsTheFramesBeforeTheCut) {
   }
 }
 
+TEST(EngineParallelRead, ReadingAheadWithFeaturesInAnyOrderOrInTurn) {
+  // With a core to spare, the run's own thread reads frames ahead into free slots while the workers
+  // compute; without temporal features the workers also read when nothing is queued, with them every
+  // frame goes through the queue. Either way every frame's values are its own, as the pipe gives them,
+  // and a frame cut short ends the run after the frames before it.
+  Files f;
+  const Clip ref{60, 14}, dist{60, 15};
+  const std::string r = f.file("r.y4m", bytes_of(ref)), d = f.file("d.y4m", bytes_of(dist));
+  const Clip cut_ref{33, 14, {}, 2000};
+  const std::string rc = f.file("rc.y4m", bytes_of(cut_ref));
+  for (const std::vector<std::string>& features :
+       {std::vector<std::string>{"psnr", "float_ssim"}, std::vector<std::string>{"float_motion", "psnr"}}) {
+    RunConfig cfg;
+    cfg.features = features;
+    const std::string what = features[0] + ", " + features[1];
+    const Outcome want = run_on(f.pipe(bytes_of(ref)), f.pipe(bytes_of(dist)), 1, cfg);
+    ASSERT_EQ(want.error, "");
+    ASSERT_EQ(want.frames, 60u);
+    const Outcome want_cut = run_on(f.pipe(bytes_of(cut_ref)), f.pipe(bytes_of(dist)), 1, cfg);
+    ASSERT_EQ(want_cut.frames, 33u);
+    for (unsigned threads : {1u, 2u, 5u}) {
+      const std::string how = what + ", " + std::to_string(threads) + " threads";
+      expect_same(run_on(r, d, threads, cfg), want, how);
+      const Outcome got = run_on(rc, d, threads, cfg);
+      EXPECT_EQ(got.error, rc + ": frame 33 is truncated (1994 of 4608 bytes)") << how;
+      expect_same(got, want_cut, how + ", cut");
+    }
+  }
+}
+
 // Warnings with the inputs' names replaced, to compare a pipe's with a file's.
 std::vector<std::string> unnamed(std::vector<std::string> warnings, const std::string& ref, const std::string& dist) {
   for (auto& w : warnings)
