@@ -127,6 +127,67 @@ VIF_AVX512 void vertical_u8_w(const std::uint8_t* const* rx, const std::uint8_t*
   vertical_u8(rx, ry, j, w, sh, pr);  // the AVX2 pass
 }
 
+// vertical_u8_w for a band of `rows` consecutive output rows (at most kBand): rx[r], ry[r] for r in
+// 0..rows+15 are the input rows of the band (output row o is the window rx[o..o+16]). Each 32-column block
+// computes the elements (widened samples and offset products) of its rows+16 input rows once, into a
+// stack buffer the band's windows then read, instead of once per window: 17 products per sample and
+// window become (rows+16)/rows. The sums are the same integers as vertical_u8_w's.
+constexpr int kBand = 8;
+
+VIF_AVX512 void vertical_u8_band_w(const std::uint8_t* const* rx, const std::uint8_t* const* ry, int rows, int w,
+                                   MomentShifts sh, const PlaneRows* pr) {
+  constexpr Kernel k = kernel_of(0);
+  const int nterms = k.half + 1;
+  __m512i coef[(kMaxHalf + 2) / 2];
+  for (int i = 0; 2 * i < nterms; ++i) {
+    const std::uint32_t c0 = k.taps[k.half - 2 * i];
+    const std::uint32_t c1 = 2 * i + 1 < nterms ? k.taps[k.half - 2 * i - 1] : 0u;
+    coef[i] = _mm512_set1_epi32(std::int32_t((c1 << 16) | c0));
+  }
+  const __m128i mean_shift = _mm_cvtsi32_si128(int(sh.mean.shift));
+  const __m512i mean_round = _mm512_set1_epi32(std::int32_t(sh.mean.round));
+  Elements8w e[kBand + 2 * kMaxHalf];
+  int j = 0;
+  for (; j + 32 <= w; j += 32) {
+    for (int r = 0; r < rows + 2 * k.half; ++r) e[r] = elements8_w(rx[r] + j, ry[r] + j);
+    for (int o = 0; o < rows; ++o) {
+      const Elements8w* c = e + o + k.half;  // the window's centre row
+      const __m512i z = _mm512_setzero_si512();
+      Acc2w ax{z, z}, ay{z, z}, uu{z, z}, vv{z, z}, uv{z, z};
+      for (int i = 0; 2 * i < nterms; ++i) {
+        const int t0 = 2 * i, t1 = 2 * i + 1;
+        auto term = [&](int t) VIF_AVX512 { return t == 0 ? c[0] : fold8_w(c[-t], c[t]); };
+        const Elements8w a = term(t0);
+        const Elements8w b = t1 < nterms ? term(t1) : Elements8w{z, z, z, z, z};
+        madd_pair_w(ax, a.x, b.x, coef[i]);
+        madd_pair_w(ay, a.y, b.y, coef[i]);
+        madd_pair_w(uu, a.uu, b.uu, coef[i]);
+        madd_pair_w(vv, a.vv, b.vv, coef[i]);
+        madd_pair_w(uv, a.uv, b.uv, coef[i]);
+      }
+      const __m512i c29 = _mm512_set1_epi32(1 << 29);
+      const __m512i cxy = _mm512_set1_epi32((1 << 22) - (1 << 30));
+      auto finish = [&](__m512i sx, __m512i sy, __m512i suu, __m512i svv, __m512i suv, __m512i out[5]) VIF_AVX512 {
+        out[0] = _mm512_srl_epi32(_mm512_add_epi32(sx, mean_round), mean_shift);
+        out[1] = _mm512_srl_epi32(_mm512_add_epi32(sy, mean_round), mean_shift);
+        out[2] = _mm512_sub_epi32(_mm512_add_epi32(suu, _mm512_slli_epi32(sx, 8)), c29);
+        out[3] = _mm512_sub_epi32(_mm512_add_epi32(svv, _mm512_slli_epi32(sy, 8)), c29);
+        out[4] = _mm512_add_epi32(_mm512_add_epi32(suv, _mm512_slli_epi32(_mm512_add_epi32(sx, sy), 7)), cxy);
+      };
+      __m512i lo[5], hi[5];
+      finish(ax.lo, ay.lo, uu.lo, vv.lo, uv.lo, lo);
+      finish(ax.hi, ay.hi, uu.hi, vv.hi, uv.hi, hi);
+      const PlaneRows& q = pr[o];
+      store_offset16_w(q.p[kAx] + j, lo[0], hi[0]);
+      store_offset16_w(q.p[kAy] + j, lo[1], hi[1]);
+      store_split16_w(q.p[kBxxLo] + j, q.p[kBxxHi] + j, lo[2], hi[2]);
+      store_split16_w(q.p[kByyLo] + j, q.p[kByyHi] + j, lo[3], hi[3]);
+      store_split16_w(q.p[kBxyLo] + j, q.p[kBxyHi] + j, lo[4], hi[4]);
+    }
+  }
+  for (int o = 0; o < rows; ++o) vertical_u8(rx + o, ry + o, j, w, sh, pr[o]);  // the AVX2 pass
+}
+
 VIF_AVX512 inline __m512i load16_w(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
 
 // vertical_u16_s, 32 columns at a time.
@@ -427,11 +488,49 @@ struct Avx512Passes {
   }
 };
 
+// scale_sums (kernels_x86.hpp) for 8-bit scale 0, a band of kBand rows at a time through the vertical
+// pass (vertical_u8_band_w), then row by row through the horizontal pass and the statistic. Each row
+// sees exactly the same passes as in scale_sums; only the vertical pass's order of work differs.
+Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const std::uint8_t* y,
+                         std::ptrdiff_t stride_y, const ScaleArgs& a, Scratch& s) {
+  const Kernel f = kernel_of(0);
+  const MomentShifts sh = moment_shifts(a.bpc, 0);
+  const std::size_t row = std::size_t(a.w) + 2 * kMaxHalf + kSlack;
+  const std::size_t band_row = kNumPlanes * row;
+  auto* mem = static_cast<std::int16_t*>(s.get(0, kBand * band_row * sizeof(std::int16_t)));
+  std::memset(mem, 0, kBand * band_row * sizeof(std::int16_t));  // the slack is read with coefficient 0
+  PlaneRows pr[kBand];
+  for (int o = 0; o < kBand; ++o)
+    for (int i = 0; i < kNumPlanes; ++i) pr[o].p[i] = mem + std::size_t(o) * band_row + std::size_t(i) * row + kMaxHalf;
+  auto* sig = static_cast<std::int32_t*>(s.get(1, 3 * std::size_t(a.w) * sizeof(std::int32_t)));
+  std::int32_t* s1 = sig;
+  std::int32_t* s2 = sig + a.w;
+  std::int32_t* s12 = sig + 2 * a.w;
+  const std::uint8_t* rx[kBand + 2 * kMaxHalf];
+  const std::uint8_t* ry[kBand + 2 * kMaxHalf];
+  Accum acc;
+  for (int i0 = 0; i0 < a.h; i0 += kBand) {
+    const int rows = std::min(kBand, a.h - i0);
+    for (int r = 0; r < rows + 2 * f.half; ++r) {
+      const std::ptrdiff_t m = mirror(i0 - f.half + r, a.h);
+      rx[r] = x + m * stride_x;
+      ry[r] = y + m * stride_y;
+    }
+    vertical_u8_band_w(rx, ry, rows, a.w, sh, pr);
+    for (int o = 0; o < rows; ++o) {
+      for (std::int16_t* p : pr[o].p) mirror16(p, a.w, f.half);
+      horizontal_w(pr[o], f, a.w, s1, s2, s12);
+      statistic_w(s1, s2, s12, a.w, a.gain_limit, a.log_table, acc);
+    }
+  }
+  return acc;
+}
+
 }  // namespace
 
 void init_avx512(KernelSet& k) {
   k.name = "avx512";
-  k.scale_sums_u8 = scale_sums<Avx512Passes, std::uint8_t>;
+  k.scale_sums_u8 = scale_sums_u8_band;
   k.scale_sums_u16 = scale_sums<Avx512Passes, std::uint16_t>;
   k.downsample_u8 = downsample<Avx512Passes, std::uint8_t>;
   k.downsample_u16 = downsample<Avx512Passes, std::uint16_t>;
