@@ -162,7 +162,7 @@ TEST(IntegerMotion, SadEqualsThePortableBuild) {
                      [&](const SadKernels& ref, const SadKernels& var, const std::string&) {
                        std::mt19937 rng(seed() + 3);
                        for (int bpc : depths)
-                         for (auto [w, h] : {std::pair{3, 3}, {5, 4}, {37, 19}, {64, 9}, {3, 40}, {257, 33}})
+                         for (auto [w, h] : {std::pair{3, 3}, {5, 4}, {37, 19}, {64, 9}, {3, 40}, {257, 33}, {1030, 7}, {96, 5}})
                            for (int extreme : {7, 2, 1}) {
                              const Picture a = random_picture(w, h, bpc, rng, extreme);
                              const Picture b = random_picture(w, h, bpc, rng, extreme);

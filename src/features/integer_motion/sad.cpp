@@ -3,6 +3,7 @@
 #include "common/cpu.hpp"
 #include "common/isa.hpp"
 #include "features/integer_motion/math.hpp"
+#include "features/integer_motion/sad_avx512.hpp"
 
 namespace vqtwin::integer_motion {
 
@@ -26,12 +27,14 @@ namespace v4 {
 #include "features/integer_motion/sad_kernels.inc"
 #undef VQTWIN_ISA_FN
 const SadKernels kKernels = {"x86-64-v4", sad8, sad16};
+// AVX-512 F/BW (within x86-64-v4): the 8-bit SAD with explicit multiply-adds (sad_avx512.cpp).
+const SadKernels kAvx512 = {"avx512", x86::sad8_avx512, sad16};
 }  // namespace v4
 #endif
 
 SadKernels sad_kernels_for(unsigned cpu_flags) {
 #if VQTWIN_X86_VARIANTS
-  if (cpu::allows(cpu_flags, cpu::kAvx2 | cpu::kAvx512)) return v4::kKernels;
+  if (cpu::allows(cpu_flags, cpu::kAvx2 | cpu::kAvx512)) return v4::kAvx512;
   if (cpu::allows(cpu_flags, cpu::kAvx2)) return avx2::kKernels;
 #endif
   return portable::kKernels;
