@@ -22,7 +22,7 @@
 namespace vqtwin::integer_vif::x86 {
 namespace {
 
-#define VIF_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl,avx512vnni")))
+#define VIF_AVX512 __attribute__((target("avx2,avx512f,avx512cd,avx512bw,avx512dq,avx512vl,avx512vnni")))
 
 VIF_AVX512 inline __m512i flip31w(__m512i v) { return _mm512_xor_si512(v, _mm512_set1_epi32(INT32_MIN)); }
 
@@ -323,10 +323,10 @@ void horizontal_w(const PlaneRows& pr, Kernel k, int w, std::int32_t* s1, std::i
 
 // ---- the statistic, 16 lanes --------------------------------------------------------------------
 
+// L(v) for 16 lanes of uint32 v >= 2^17 (only the lanes of `mask` are looked up): k = bit_length(v) - 16
+// from vplzcntd, the table at the 16 leading bits.
 VIF_AVX512 inline __m512i log32_w(const std::uint16_t* table, __m512i v, __mmask16 mask) {
-  const __m512 f = _mm512_cvtepi32_ps(_mm512_srli_epi32(v, 8));
-  const __m512i bits = _mm512_sub_epi32(_mm512_srli_epi32(_mm512_castps_si512(f), 23), _mm512_set1_epi32(127 - 9));
-  const __m512i k = _mm512_sub_epi32(bits, _mm512_set1_epi32(16));
+  const __m512i k = _mm512_sub_epi32(_mm512_set1_epi32(16), _mm512_lzcnt_epi32(v));
   const __m512i m = _mm512_srlv_epi32(v, k);
   const __m512i t = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), mask, m, table, 2);
   return _mm512_add_epi32(_mm512_and_si512(t, _mm512_set1_epi32(0xFFFF)), _mm512_slli_epi32(k, 11));
@@ -349,12 +349,11 @@ VIF_AVX512 inline NumHalfW numerator8_w(__m256i s1, __m256i s2, __m256i s12, __m
   const __m256i sv = _mm256_max_epi32(_mm512_cvttpd_epi32(t), _mm256_setzero_si256());
   g = _mm512_min_pd(g, egl);
   const __m512d p = _mm512_mul_pd(_mm512_mul_pd(g, g), d1);
-  const __m512d tp = _mm512_roundscale_pd(p, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-  const __m256i n1 = _mm256_add_epi32(sv, _mm256_set1_epi32(kSigmaNsq));
-  const __m512d n2d = _mm512_add_pd(tp, _mm512_cvtepi32_pd(n1));
-  const __m512i e = _mm512_sub_epi64(_mm512_srli_epi64(_mm512_castpd_si512(n2d), 52), _mm512_set1_epi64(1023 + 15));
-  const __m512d two52 = _mm512_set1_pd(4503599627370496.0);
-  const __m512i n2 = _mm512_sub_epi64(_mm512_castpd_si512(_mm512_add_pd(n2d, two52)), _mm512_castpd_si512(two52));
+  // n2 = trunc(p) + n1 in int64 (p >= 0 and < 2^47: the truncating conversion is exact), then
+  // e = bit_length(n2) - 16 >= 2 (n2 >= 2^17) from vplzcntq.
+  const __m512i n1 = _mm512_add_epi64(_mm512_cvtepi32_epi64(sv), _mm512_set1_epi64(kSigmaNsq));
+  const __m512i n2 = _mm512_add_epi64(_mm512_cvttpd_epi64(p), n1);
+  const __m512i e = _mm512_sub_epi64(_mm512_set1_epi64(48), _mm512_lzcnt_epi64(n2));
   const __m512i m = _mm512_srlv_epi64(n2, e);
   const __m256i tv = _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), mask, m, table, 2);
   const __m256i k = _mm512_cvtepi64_epi32(e);
@@ -383,10 +382,12 @@ VIF_AVX512 void statistic_w(const std::int32_t* sigma1, const std::int32_t* sigm
       const __m512i s2 = _mm512_max_epi32(_mm512_loadu_si512(sigma2 + j), zero);
       const __m512i s12 = _mm512_loadu_si512(sigma12 + j);
       const __mmask16 is_log = _mm512_cmpge_epi32_mask(s1, nsq);
-      const __m512i lin_s2 = _mm512_maskz_mov_epi32(__mmask16(~is_log), s2);
-      cnt = _mm512_mask_sub_epi32(cnt, __mmask16(~is_log), cnt, _mm512_set1_epi32(-1));
-      lin_q = _mm512_add_epi64(lin_q, _mm512_add_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(lin_s2)),
-                                                       _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(lin_s2, 1))));
+      if (is_log != 0xFFFF) {  // textured content has blocks of log-branch pixels only: skip the linear sums
+        const __m512i lin_s2 = _mm512_maskz_mov_epi32(__mmask16(~is_log), s2);
+        cnt = _mm512_mask_sub_epi32(cnt, __mmask16(~is_log), cnt, _mm512_set1_epi32(-1));
+        lin_q = _mm512_add_epi64(lin_q, _mm512_add_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(lin_s2)),
+                                                         _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(lin_s2, 1))));
+      }
       if (is_log == 0) continue;
       const __m512i lden = log32_w(table, _mm512_add_epi32(s1, nsq), is_log);
       dl = _mm512_mask_add_epi32(dl, is_log, dl, _mm512_sub_epi32(lden, _mm512_set1_epi32(kLogSigmaNsq)));
