@@ -132,7 +132,7 @@ VIF_AVX512 void vertical_u8_w(const std::uint8_t* const* rx, const std::uint8_t*
 // computes the elements (widened samples and offset products) of its rows+16 input rows once, into a
 // stack buffer the band's windows then read, instead of once per window: 17 products per sample and
 // window become (rows+16)/rows. The sums are the same integers as vertical_u8_w's.
-constexpr int kBand = 8;
+constexpr int kBand = 4;
 
 VIF_AVX512 void vertical_u8_band_w(const std::uint8_t* const* rx, const std::uint8_t* const* ry, int rows, int w,
                                    MomentShifts sh, const PlaneRows* pr) {
