@@ -3,6 +3,8 @@
 #include <optional>
 #include <string_view>
 
+#include "vqtwin/export.hpp"
+
 namespace vqtwin {
 
 // kCpu: the reference. kCuda: the CUDA twins (the CPU for features without a twin, or pictures a
@@ -10,7 +12,7 @@ namespace vqtwin {
 // silently. An implementation's own backend is kCpu or kCuda, never kAuto.
 enum class Backend { kCpu, kCuda, kAuto };
 
-const char* to_string(Backend b);              // "cpu", "cuda", "auto"
-std::optional<Backend> parse_backend(std::string_view text);
+VQTWIN_API const char* to_string(Backend b);              // "cpu", "cuda", "auto"
+VQTWIN_API std::optional<Backend> parse_backend(std::string_view text);
 
 }  // namespace vqtwin

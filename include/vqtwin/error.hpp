@@ -3,9 +3,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "vqtwin/export.hpp"
+
 namespace vqtwin {
 
-class Error : public std::runtime_error {
+class VQTWIN_API Error : public std::runtime_error {
  public:
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };

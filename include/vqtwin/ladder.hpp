@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "vqtwin/export.hpp"
 #include "vqtwin/results.hpp"
 #include "vqtwin/run.hpp"
 
@@ -23,6 +24,6 @@ struct RenditionResult {
 // runs. One rendition's error (a bad distorted file, options, a damaged frame) does not stop the
 // others; an error of the reference is every rendition's error from the frame it occurs on. The
 // reference's reads give up when renditions[0].stop is set.
-std::vector<std::unique_ptr<RenditionResult>> run_ladder(const std::vector<RunConfig>& renditions);
+VQTWIN_API std::vector<std::unique_ptr<RenditionResult>> run_ladder(const std::vector<RunConfig>& renditions);
 
 }  // namespace vqtwin

@@ -6,6 +6,8 @@
 
 #include "vqtwin/results.hpp"
 
+#include "vqtwin/export.hpp"
+
 namespace vqtwin {
 
 enum class OutputFormat { kXml, kJson, kCsv, kSub };
@@ -22,8 +24,8 @@ struct OutputOptions {
   std::string version = "vqtwin";
 };
 
-void write_output(std::FILE* out, const Results& results, const OutputOptions& options);
+VQTWIN_API void write_output(std::FILE* out, const Results& results, const OutputOptions& options);
 // One number as the writers print it (not null/inf handling).
-std::string format_number(double value, int precision);
+VQTWIN_API std::string format_number(double value, int precision);
 
 }  // namespace vqtwin

@@ -6,13 +6,15 @@
 #include <memory>
 #include <string>
 
+#include "vqtwin/export.hpp"
+
 namespace vqtwin {
 
 enum class ChromaFormat { k420, k422, k444, k400 };
 
-const char* to_string(ChromaFormat f);
+VQTWIN_API const char* to_string(ChromaFormat f);
 
-struct PictureFormat {
+struct VQTWIN_API PictureFormat {
   int width = 0;
   int height = 0;
   int bitdepth = 8;
@@ -42,7 +44,7 @@ struct PictureFormat {
   std::string describe() const;  // e.g. "1920x1080 10-bit 4:2:0"
 };
 
-class Picture {
+class VQTWIN_API Picture {
  public:
   static constexpr std::size_t kAlignment = 64;
 

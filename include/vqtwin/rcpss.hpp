@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "vqtwin/export.hpp"
+
 namespace vqtwin {
 
 // kAmd: the AMD EPYC that made the first goldens (spec DECISIONS.md §15; the default). kIntel: the
@@ -14,7 +16,7 @@ namespace vqtwin {
 // (x86 only; elsewhere float ADM refuses the run), which is what a libvmaf built here prints.
 enum class Rcpss { kAmd, kIntel, kNative };
 
-const char* to_string(Rcpss r);  // "amd", "intel", "native"
-std::optional<Rcpss> parse_rcpss(std::string_view text);
+VQTWIN_API const char* to_string(Rcpss r);  // "amd", "intel", "native"
+VQTWIN_API std::optional<Rcpss> parse_rcpss(std::string_view text);
 
 }  // namespace vqtwin

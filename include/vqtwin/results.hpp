@@ -8,18 +8,20 @@
 #include <unordered_map>
 #include <vector>
 
+#include "vqtwin/export.hpp"
+
 namespace vqtwin {
 
 enum class PoolMethod { kMin, kMax, kMean, kHarmonicMean, kPercentile };
 
-struct Pooling {
+struct VQTWIN_API Pooling {
   PoolMethod method = PoolMethod::kMean;
   double percentile = 50;  // for kPercentile, 0..100
   std::string name() const;  // "mean", "perc5", ...
   static std::optional<Pooling> parse(std::string_view text);  // "mean", "harmonic_mean", "perc5", ...
 };
 
-class Results {
+class VQTWIN_API Results {
  public:
   // Where a name first appeared, to order outputs as libvmaf's collector does (by first append):
   // the frame being processed, the context's registration index, the emission's rank in the call.
@@ -73,6 +75,14 @@ class Results {
   // What was done to the inputs before scoring, as asked (--scale, --common_bitdepth, --sync auto):
   // a key ("scale", "bitdepth", "sync") and a sentence. Written to the JSON output under "input".
   std::vector<std::pair<std::string, std::string>> input_conversions;
+  // A file run's inputs (vqtwin::run), reference then distorted, for reports.
+  struct Input {
+    std::string path;
+    std::string kind;        // "y4m", "raw yuv", "h264 in matroska,webm"
+    std::string format;      // as scored, e.g. "1920x1080 8-bit 4:2:0"
+    double frame_rate = 0;   // frames per second the input states; 0 = unknown
+  };
+  std::vector<Input> inputs;
   // --sync auto: the offset applied (distorted frame i + offset scored against reference frame i).
   std::optional<int> sync_offset;
 

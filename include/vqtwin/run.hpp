@@ -7,12 +7,15 @@
 #include <vector>
 
 #include "vqtwin/backend.hpp"
-#include "vqtwin/rcpss.hpp"
+#include "vqtwin/export.hpp"
 #include "vqtwin/results.hpp"
+#include "vqtwin/session.hpp"
 
 namespace vqtwin {
 
-struct RunConfig {
+// The session's settings (features, models, backend, threads, subsample, callbacks; vqtwin/session.hpp)
+// and the inputs'. `threads` also sets each decoder's threads; `progress` gets the frames expected.
+struct RunConfig : SessionConfig {
   // Paths ("-" = standard input): y4m, raw .yuv (with the four below), or any video FFmpeg decodes
   // (when built with it), told apart by their content.
   std::string reference;
@@ -23,22 +26,6 @@ struct RunConfig {
   std::string pixel_format;
   int bitdepth = 0;
 
-  std::vector<std::string> features;  // "--feature" texts: "psnr", "float_ssim=enable_db=true:clip_db=true"
-  std::vector<std::string> models;    // "--model" texts: "version=vmaf_v0.6.1", "path=x.json:name=foo"
-  bool no_prediction = false;
-  Backend backend = Backend::kCpu;  // where extractors run (vqtwin/backend.hpp)
-  int gpu = 0;                      // the CUDA device index (--gpu N)
-  // Instruction sets the CPU kernels must not use, as libvmaf's --cpumask: bits set DISABLE a set
-  // (8 AVX2, 16 AVX-512, 32 AVX-512 ICL, 64 AVX-512 VNNI; ~0u = the portable code alone). Every
-  // variant computes the same bits, so this changes speed only. It applies while the run lasts, to
-  // every run in the process (so does the environment variable VQTWIN_CPU_MASK, for all of them).
-  unsigned cpumask = 0;
-  // Whose x86 `rcpss` reciprocal float ADM reproduces (vqtwin/rcpss.hpp): it changes float ADM's values
-  // and the float VMAF models' scores in the last digits (order 1e-7), nothing else.
-  Rcpss rcpss = Rcpss::kAmd;
-
-  unsigned threads = 0;  // frames in parallel (and each decoder's threads); 0 = one per core
-  unsigned subsample = 1;
   unsigned frame_cnt = 0;  // 0 = all
   unsigned frame_skip_ref = 0;
   unsigned frame_skip_dist = 0;
@@ -61,37 +48,28 @@ struct RunConfig {
   // Time alignment: "" = look at the first frames and warn when the distorted looks shifted; "auto" =
   // apply the offset found (recorded in Results::sync_offset); "none" = no check.
   std::string sync;
-
-  // Called after each frame with the frames done and the frames expected (0 = unknown; an estimate
-  // for compressed input), from the worker that finished it.
-  std::function<void(unsigned frames_done, unsigned frames_total)> progress;
-  // One line per event the user should know of (e.g. a twin fell back to the CPU, the inputs differ
-  // in length, the distorted looks shifted).
-  std::function<void(const std::string&)> warn;
-  // One line saying what was done to the inputs as asked (--scale, --common_bitdepth, --sync auto).
-  std::function<void(const std::string&)> note;
 };
 
 // The vmaf CLI's presets: `flag` is "aom_ctc" (versions v1.0 ... v7.0) or "nflx_ctc" (v1.0). Appends
 // the preset's models and features to `config` as libvmaf 3.2's CLI does where the flag appears on its
 // command line (so earlier --feature/--model texts come first; v7.0 replaces the first float_ssim
 // feature given so far). Throws vqtwin::Error for an unknown flag or version.
-void apply_preset(const std::string& flag, const std::string& version, RunConfig& config);
+VQTWIN_API void apply_preset(const std::string& flag, const std::string& version, RunConfig& config);
 
 // Runs to the end of the shorter input. Throws vqtwin::Error with a one-line message on bad
 // input or options; `out` then still holds every frame finished before the error (and the
 // temporal features flushed over them), so the caller can write it.
-void run(const RunConfig& config, Results& out);
+VQTWIN_API void run(const RunConfig& config, Results& out);
 
-const char* version();
+VQTWIN_API const char* version();
 
 // A human-readable list of every extractor: names, backend, outputs a model may request, and each
 // option with its type, default, range and meaning (the CLI's --list).
-std::string describe_extractors();
+VQTWIN_API std::string describe_extractors();
 
 // A human-readable list of the VMAF models `--model version=NAME` finds: the built-in ones, then the
 // files on the model search path, each with the extractors (and options) it needs (the CLI's
 // --list-models).
-std::string describe_models();
+VQTWIN_API std::string describe_models();
 
 }  // namespace vqtwin

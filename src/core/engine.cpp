@@ -1,29 +1,21 @@
-// The run: open the inputs, register contexts (models, then features), resolve backends on the
-// first picture, extract frames on a pool of threads, flush, predict.
+// A run on two files: open the inputs, then feed their frames to a Session (core/session.cpp), which
+// registers the contexts, computes the frames on its workers, flushes and predicts.
 #include <algorithm>
 #include <array>
-#include <chrono>
-#include <atomic>
-#include <condition_variable>
 #include <exception>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 
-#include "common/cpu.hpp"
 #include "core/engine.hpp"
-#include "core/extractor.hpp"
-#include "core/quote.hpp"
-#include "core/registry.hpp"
-#include "backends/device.hpp"
-#include "dispatch/dispatch.hpp"
+#include "core/session_internal.hpp"
 #include "io/alignment.hpp"
 #include "io/inputs.hpp"
 #include "models/model.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/run.hpp"
+#include "vqtwin/session.hpp"
 
 namespace vqtwin {
 
@@ -31,74 +23,13 @@ const char* version() { return "0.1.0"; }
 
 namespace {
 
-struct Context {
-  ContextRequest request;
-  std::string origin;  // who asked for it first, for the merge note ("--feature psnr", "model vmaf's adm")
-  const ExtractorInfo* info = nullptr;  // resolved
-  std::unique_ptr<Extractor> extractor;
-  DeviceExtractor* device = nullptr;  // set when a device twin serves this context
-  std::uint32_t index = 0;
-  std::string receipt;  // the implementation, as the receipt names it
-  // Temporal contexts take frames in order: `turn` is the next frame index they accept (extract,
-  // or a twin's submit), `collect_turn` the next a twin collects.
-  std::mutex mutex;
-  std::condition_variable cv;
-  unsigned turn = 0;
-  unsigned collect_turn = 0;
-};
-
-// Forwards one call's values to the results, stamped for libvmaf's output order.
-class ContextSink final : public FeatureSink {
- public:
-  ContextSink(Results& r, std::uint64_t step, const Context& c)
-      : results_(r), step_(step), ctx_(c.index), receipt_(r.show_receipt ? &c.receipt : nullptr) {}
-  void put(std::string_view name, unsigned frame, double value) override {
-    results_.put(name, frame, value, {step_, ctx_, rank_++});
-    if (receipt_) results_.record_implementation(name, *receipt_);
-  }
-  void aggregate(std::string_view name, double value) override { results_.aggregate(name, value); }
-
- private:
-  Results& results_;
-  std::uint64_t step_;
-  std::uint32_t ctx_;
-  const std::string* receipt_;
-  std::uint32_t rank_ = 0;
-};
-
-ContextRequest request_from_text(const std::string& text) {
-  const std::size_t eq = text.find('=');
-  const std::string name = text.substr(0, eq);
-  const ExtractorInfo* info = find_extractor(name);
-  if (!info) {
-    std::string known;
-    for (const ExtractorInfo* e : all_extractors()) known += (known.empty() ? "" : ", ") + std::string(e->name);
-    throw Error("--feature: unknown feature " + quote(name) + " (known: " + known + ")");
-  }
-  OptionPairs pairs = eq == std::string::npos ? OptionPairs{} : split_option_string(text.substr(eq + 1), info->name);
-  return {info, OptionValues(info->spec->options, pairs, info->name), false};
-}
-
-// The `step` of a context's emissions for frame `index`. libvmaf orders outputs by the first time a
-// name reaches its collector. With its thread pool (the goldens were made with --threads 2),
-// TEMPORAL extractors run on the reading thread as each frame is read, while the other extractors'
-// frame i lands from the pool after the reading thread has run frame i+1 (seen in every vmaf_float
-// golden: motion3, first written when frame 1 is read, precedes adm2 of frame 0). Reproduced
-// deterministically, for every --threads: frame i of the pool sits between frames i+1 and i+2 of the
-// reading thread.
-std::uint64_t step_of(const ExtractorInfo& info, unsigned index) {
-  const std::uint64_t i = index;
-  return info.spec->libvmaf_temporal ? 2 * i : 2 * (i + 1) + 1;
-}
-
-// Frames in flight on a device: each worker owns one slot (read, upload, compute overlap across
-// workers), so a device run uses at least this many workers.
-constexpr unsigned kMinDeviceWorkers = 4;
-
-bool names_a_twin(const ContextRequest& r) { return r.info->backend != Backend::kCpu;
-}
-
-class Engine {
+// A file run: both inputs opened and made comparable, --frame_skip_* and --sync applied, then the
+// frames read by the workers of one Session (straight into its pictures), each worker computing the
+// frame it read. Frames of regular y4m/raw files are only claimed under read_mutex_ (their place in the
+// file) and read by the worker after it lets go of the lock, so workers read in parallel; other inputs
+// are read under the lock, one frame after the other. The first frames' thumbnails feed the time-shift
+// check; the inputs' lengths are compared at the end.
+class Engine final : public FrameFeeder {
  public:
   Engine(const RunConfig& cfg, Results& out, const InputOpener& open) : cfg_(cfg), out_(out), open_(open) {}
 
@@ -110,36 +41,29 @@ class Engine {
       throw Error("--max_pixels must be 1.." + std::to_string(kMaxPixelsLimit) + ", not " +
                   std::to_string(cfg_.max_pixels));
     threads_ = cfg_.threads ? cfg_.threads : std::max(1u, std::thread::hardware_concurrency());
-    register_contexts();
+    // Unknown features, options and models are reported before the inputs are opened.
+    check_requests();
     if (cfg_.reference == "-" && cfg_.distorted == "-")
       throw Error("only one of --reference and --distorted can be standard input");
     open_inputs_();
-    const unsigned n = resolve_and_init();
 
-    const auto t0 = std::chrono::steady_clock::now();
-    run_workers(n);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    // A frame read in parallel failed: the frames after it, computed meanwhile, are not kept (as if
-    // they had been read after it, one by one).
-    if (frames_kept_ < frames_read_) {
-      frames_read_ = frames_kept_;
-      out_.drop_frames_from(frames_kept_);
+    SessionConfig sc = cfg_;
+    sc.threads = threads_;
+    sc.progress = [this](unsigned done, unsigned) {
+      if (cfg_.progress) cfg_.progress(done, total_);
+    };
+    Session session(sc, format_, out_);
+    std::exception_ptr failure;
+    try {
+      check_first_frame();
+      feed_session(session, *this);
+    } catch (...) {
+      failure = std::current_exception();
     }
-    out_.frames = frames_read_;
-    out_.fps = secs > 0 ? frames_read_ / secs : 0;
-
-    // Flush what was computed (also after an input error or a stop: those frames' results stay valid).
-    std::exception_ptr failure = failure_;
-    if (frames_read_ > 0) {
-      try {
-        for (auto& c : contexts_) {
-          ContextSink sink(out_, ~std::uint64_t(0), *c);
-          c->extractor->flush(sink);
-        }
-        for (auto& m : models_) m->predict(out_, frames_read_, cfg_.subsample);
-      } catch (...) {
-        if (!failure) failure = std::current_exception();
-      }
+    try {
+      session.finish();
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
     }
     if (failure) std::rethrow_exception(failure);
     if (frames_read_ == 0 && !stop_requested()) throw Error("no frames to compare");
@@ -149,53 +73,77 @@ class Engine {
   }
 
  private:
-  // libvmaf keeps one context per output-name set: the extractor's name with the suffixes of its
-  // FEATURE_PARAM options. A later request with the same names is dropped, even when options that name
-  // no output differ (psnr's, float_ssim's, debug, ...), since two contexts would write the same names.
-  // The same here, with one line on stderr when a dropped request asked for other option values.
-  void add_context(ContextRequest req, const std::string& origin) {
-    const std::string names = req.options.output_name(req.info->name);
-    for (auto& c : contexts_) {
-      if (c->request.info != req.info || c->request.options.output_name(c->request.info->name) != names) continue;
-      if (c->request.options.key() != req.options.key() && cfg_.warn)
-        cfg_.warn(origin + " is merged into " + c->origin + ": both write the same output names ('" + names +
-                  "' outputs), and libvmaf keeps the first context, so the first one's option values are used");
-      c->request.from_model = c->request.from_model && req.from_model;
-      return;
-    }
-    auto c = std::make_unique<Context>();
-    c->request = std::move(req);
-    c->origin = origin;
-    c->index = std::uint32_t(contexts_.size());
-    contexts_.push_back(std::move(c));
+  void check_requests() {
+    for (const std::string& f : cfg_.features) check_feature_text(f);
+    if (!cfg_.no_prediction || !cfg_.models.empty()) models::load_models(cfg_.models);
+    if (cfg_.no_prediction && cfg_.features.empty()) throw Error("nothing to compute: give --feature or --model");
   }
 
-  // Model contexts first, then --feature ones, as the vmaf CLI registers them (this decides which of
-  // two same-named requests is kept, and the output order).
-  void register_contexts() {
-    std::vector<ContextRequest> features;
-    for (const std::string& f : cfg_.features) features.push_back(request_from_text(f));
-    std::vector<std::string> model_texts = cfg_.models;
-    if (model_texts.empty() && !cfg_.no_prediction) {
-      // No --model and no --no_prediction: VMAF (vmaf_v0.6.1, built in), also beside --feature, as
-      // the vmaf CLI does.
-      model_texts.push_back("version=vmaf_v0.6.1");
-    }
-    if (!cfg_.no_prediction || !model_texts.empty()) {
-      models_ = models::load_models(model_texts);
-      for (const auto& m : models_)
-        for (const auto& use : m->features()) {
-          const ExtractorInfo* info = find_extractor(use.extractor);
-          if (!info) throw Error("model " + m->name() + ": no extractor named " + quote(use.extractor));
-          add_context({info, OptionValues(info->spec->options, use.options, info->name), true},
-                      "model " + m->name() + "'s " + std::string(info->name));
+  // Before the session's first pictures are allocated: a pipe that ends within its first frame's first
+  // 64 KiB (one that sends a header declaring a huge picture, then stops) is an error now, not after
+  // gigabytes are allocated for it (a regular file's size was checked when it was opened). A clean end
+  // is left to the first read.
+  void check_first_frame() {
+    if (stop_requested()) return;
+    ref_->more();
+    dist_->more();
+  }
+
+  // The next frame pair into `ref` and `dist` (from a session worker, several at once); nothing when
+  // the run stops here (an input ended, --frame_cnt, a stop request, an earlier frame failed to read).
+  std::optional<unsigned> next(Picture& ref, Picture& dist) override {
+    unsigned index;
+    std::optional<FrameClaim> ref_claim, dist_claim;
+    {
+      std::lock_guard lock(read_mutex_);
+      if (stop_) return std::nullopt;
+      if (cfg_.frame_cnt && frames_read_ >= cfg_.frame_cnt) return std::nullopt;
+      try {
+        if (!take_pair(ref, dist, ref_claim, dist_claim)) {
+          stop_ = true;
+          return std::nullopt;
         }
-      if (cfg_.no_prediction) models_.clear();
-      for (const auto& m : models_) out_.scores.push_back(m->name());
+      } catch (...) {
+        stop_ = true;
+        // A read given up on a stop request is the stop, not an input error.
+        if (stop_requested()) return std::nullopt;
+        throw FeedError{frames_read_, std::current_exception()};
+      }
+      index = frames_read_++;
     }
-    for (std::size_t i = 0; i < features.size(); ++i)
-      add_context(std::move(features[i]), "--feature " + cfg_.features[i]);
-    if (contexts_.empty()) throw Error("nothing to compute: give --feature or --model");
+    try {
+      if (ref_claim) ref_->read_claimed(*ref_claim, ref);
+      if (dist_claim) dist_->read_claimed(*dist_claim, dist);
+      keep_thumbnails(ref, dist, index);
+    } catch (...) {
+      // A claimed frame could not be read (the file shrank, an I/O error): the run stops, the frames
+      // before it are kept, and this frame and any later one computed meanwhile are dropped.
+      {
+        std::lock_guard lock(read_mutex_);
+        stop_ = true;
+      }
+      throw FeedError{index, std::current_exception()};
+    }
+    return index;
+  }
+
+  // Takes the next frame of both inputs (read_mutex_ held): claimed (its read left to the caller) or
+  // read now. False when the run stops here: a stop request, or the end of an input (ended_first_
+  // says which; check_lengths() reports it after the run).
+  bool take_pair(Picture& ref, Picture& dist, std::optional<FrameClaim>& ref_claim,
+                 std::optional<FrameClaim>& dist_claim) {
+    if (stop_requested()) return false;
+    ref_claim = ref_->claim();
+    if (!ref_claim && !ref_->read(ref)) {
+      ended_first_ = 1;
+      return false;
+    }
+    dist_claim = dist_->claim();
+    if (!dist_claim && !dist_->read(dist)) {
+      ended_first_ = 2;
+      return false;
+    }
+    return true;
   }
 
   // Opens both inputs (converted as asked), applies --frame_skip_* and --sync auto, and says what was
@@ -212,6 +160,8 @@ class Engine {
     out_.width = format_.width;
     out_.height = format_.height;
     out_.input_conversions = in.conversions;
+    for (const PictureSource* s : {in.ref.get(), in.dist.get()})
+      out_.inputs.push_back({s->path(), s->kind(), s->format().describe(), s->frame_rate()});
     if (!in.conversions.empty() && cfg_.note) {
       std::string line = "converted the inputs: ";
       for (std::size_t i = 0; i < in.conversions.size(); ++i) line += (i ? "; " : "") + in.conversions[i].second;
@@ -330,269 +280,7 @@ class Engine {
     if (cfg_.warn) cfg_.warn(text + "; --strict_length makes this an error");
   }
 
-  // Picks each context's implementation on the first picture, builds and initialises it; opens
-  // the device pipeline when a twin serves any context. Returns the number of workers.
-  unsigned resolve_and_init() {
-    bool device_asked = cfg_.backend != Backend::kCpu;
-    for (auto& c : contexts_) device_asked = device_asked || names_a_twin(c->request);
-    out_.show_receipt = device_asked;
-    std::string why;
-    // Probing initialises the device runtime: only when a device was asked for.
-    const bool have_device = device_asked && cuda_device_usable(cfg_.gpu, &why);
-    if (device_asked && !have_device && (cfg_.backend == Backend::kCuda || any_named_twin()))
-      throw Error("CUDA device " + std::to_string(cfg_.gpu) + " cannot be used: " + why);
-    bool any_device = false;
-    for (auto& c : contexts_) {
-      ResolvedContext r = resolve_context(c->request, cfg_.backend, format_, all_extractors(), have_device, cfg_.warn);
-      c->info = r.info;
-      c->receipt = std::string(r.info->name) + (r.fell_back ? " (cpu fallback)" : "");
-      c->extractor = r.info->create(r.options, RunSettings{cfg_.rcpss});
-      if (r.info->backend != Backend::kCpu) {
-        c->device = dynamic_cast<DeviceExtractor*>(c->extractor.get());
-        if (!c->device) throw Error(std::string(r.info->name) + " is not a device extractor");
-        any_device = true;
-      }
-    }
-    unsigned workers = threads_;
-    if (any_device) {
-      workers = std::max(workers, kMinDeviceWorkers);
-      pipeline_ = make_cuda_pipeline(format_, cfg_.gpu, workers);
-      // Each frame uploads only the planes some twin reads.
-      unsigned planes = 0;
-      for (const auto& c : contexts_)
-        if (c->device) planes |= c->device->planes_read();
-      pipeline_->set_uploaded_planes(planes);
-    }
-    for (auto& c : contexts_) {
-      if (c->device) c->device->bind(*pipeline_);
-      c->extractor->init(format_);
-    }
-    return workers;
-  }
-
-  bool any_named_twin() const {
-    for (const auto& c : contexts_)
-      if (names_a_twin(c->request)) return true;
-    return false;
-  }
-
   bool stop_requested() const { return cfg_.stop && cfg_.stop->load(); }
-
-  // `n` workers, the calling thread being one. They wait on read_mutex_ until all have started; if
-  // one cannot be started (too many threads, no memory), the others stop before reading a frame and
-  // are joined, and the run fails with one message.
-  void run_workers(unsigned n) {
-    std::vector<std::thread> workers;
-    std::string start_error;
-    {
-      std::lock_guard lock(read_mutex_);
-      try {
-        workers.reserve(n - 1);
-        for (unsigned i = 1; i < n; ++i) workers.emplace_back([this, i] { work(i); });
-      } catch (const std::exception& e) {
-        stop_ = true;
-        start_error = "--threads " + std::to_string(n) + ": could not start thread " +
-                      std::to_string(workers.size() + 2) + " (" + e.what() + "); use fewer threads";
-      }
-    }
-    if (start_error.empty()) work(0);
-    for (auto& t : workers) t.join();
-    if (!start_error.empty()) throw Error(start_error);
-  }
-
-  // One worker: take the next frame pair, run every context on it, repeat. With a device pipeline
-  // the worker owns slot `worker`: frames are read straight into its (pinned) host pictures.
-  // Without one, the worker's pictures are allocated when it first gets a frame, so a worker that
-  // gets none allocates nothing. Frames of regular y4m/raw files are only claimed under read_mutex_
-  // (their place in the file) and read by the worker after it lets go of the lock, so workers read
-  // in parallel; other inputs are read under the lock, one frame after the other.
-  void work(unsigned worker) {
-    FrameSlot* slot = pipeline_ ? &pipeline_->slot(worker) : nullptr;
-    std::optional<Picture> own_ref, own_dist;
-    for (;;) {
-      unsigned index;
-      std::optional<FrameClaim> ref_claim, dist_claim;
-      {
-        std::lock_guard lock(read_mutex_);
-        if (stop_) return;
-        if (cfg_.frame_cnt && frames_read_ >= cfg_.frame_cnt) return;
-        try {
-          if (!take_pair(slot, own_ref, own_dist, ref_claim, dist_claim)) {
-            stop_ = true;
-            return;
-          }
-        } catch (...) {
-          stop_ = true;  // read_mutex_ is held here
-          // A read given up on a stop request is the stop, not an input error.
-          if (!stop_requested()) record_failure(std::current_exception(), frames_read_);
-          return;
-        }
-        index = frames_read_++;
-      }
-      Picture& ref = slot ? slot->ref() : *own_ref;
-      Picture& dist = slot ? slot->dist() : *own_dist;
-      try {
-        if (ref_claim) ref_->read_claimed(*ref_claim, ref);
-        if (dist_claim) dist_->read_claimed(*dist_claim, dist);
-      } catch (...) {
-        read_failed(index, std::current_exception());
-        return;
-      }
-      try {
-        keep_thumbnails(ref, dist, index);
-        process(ref, dist, index, slot);
-      } catch (const Dropped&) {
-        return;  // a frame before this one could not be read: this one is not kept
-      } catch (...) {
-        fail(std::current_exception(), index);
-        release_turns(index);
-        return;
-      }
-      const unsigned done = ++frames_done_;
-      if (cfg_.progress) cfg_.progress(done, total_);
-    }
-  }
-
-  // Whether a non-temporal context extracts a frame: the written ones (`sampled`), or every frame for
-  // a feature libvmaf flags TEMPORAL (FeatureSpec::libvmaf_temporal: its aggregates cover all frames).
-  static bool runs(const Context& c, bool sampled) { return sampled || c.info->spec->libvmaf_temporal; }
-
-  // Takes the next frame of both inputs (read_mutex_ held): claimed (its read left to the caller) or
-  // read now. False when the run stops here: a stop request, or the end of an input (ended_first_
-  // says which; check_lengths() reports it after the run). A worker's own pictures are allocated
-  // when it first gets a frame.
-  bool take_pair(FrameSlot* slot, std::optional<Picture>& own_ref, std::optional<Picture>& own_dist,
-                 std::optional<FrameClaim>& ref_claim, std::optional<FrameClaim>& dist_claim) {
-    if (stop_requested()) return false;
-    if (!slot && !own_ref) {
-      // Before the run's first pictures exist: a pipe that ends within its first frame's first 64 KiB
-      // (one that sends a header declaring a huge picture, then stops) is an error now, not after
-      // gigabytes are allocated for it (a regular file's size was checked when it was opened). A
-      // clean end is left to read() below.
-      if (frames_read_ == 0) {
-        ref_->more();
-        dist_->more();
-      }
-      own_ref.emplace(format_);
-      own_dist.emplace(format_);
-    }
-    Picture& ref = slot ? slot->ref() : *own_ref;
-    Picture& dist = slot ? slot->dist() : *own_dist;
-    ref_claim = ref_->claim();
-    if (!ref_claim && !ref_->read(ref)) {
-      ended_first_ = 1;
-      return false;
-    }
-    dist_claim = dist_->claim();
-    if (!dist_claim && !dist_->read(dist)) {
-      ended_first_ = 2;
-      return false;
-    }
-    return true;
-  }
-
-  // A claimed frame could not be read (the file shrank, an I/O error): the run stops, the frames
-  // before it are kept, and this frame and any later one computed meanwhile are dropped; temporal
-  // contexts waiting for it give up their later frames (Dropped).
-  void read_failed(unsigned index, std::exception_ptr e) {
-    {
-      std::lock_guard lock(read_mutex_);
-      stop_ = true;
-      record_failure(e, index);
-      if (index < frames_kept_) frames_kept_ = index;
-    }
-    for (auto& c : contexts_) {
-      std::lock_guard lock(c->mutex);
-      c->cv.notify_all();
-    }
-  }
-
-  // Runs `step` for temporal context `c` when `turn` reaches `index` (frames in order). A frame at or
-  // after one that could not be read never runs (its temporal state would skip a frame).
-  template <class Step>
-  void in_turn(Context& c, unsigned& turn, unsigned index, Step step) {
-    std::unique_lock lock(c.mutex);
-    c.cv.wait(lock, [&] { return turn == index || aborted_.load() || index >= frames_kept_.load(); });
-    if (aborted_) throw Aborted{};
-    if (index >= frames_kept_) throw Dropped{};
-    step();
-    ++turn;
-    c.cv.notify_all();
-  }
-
-  // One frame through every context. Device work is enqueued first (upload, then each twin's
-  // kernels), the CPU contexts run while the device computes, then the slot is waited for once and
-  // the twins' values collected. Temporal CPU contexts run before the others: the frames wait for
-  // each other only for them, so the chain of frames in turn is as short as it can be.
-  void process(const Picture& ref, const Picture& dist, unsigned index, FrameSlot* slot) {
-    const bool sampled = cfg_.subsample <= 1 || index % cfg_.subsample == 0;
-    if (slot) {
-      slot->upload();
-      for (auto& c : contexts_) {
-        if (!c->device) continue;
-        if (!c->info->spec->temporal) {
-          if (runs(*c, sampled)) c->device->submit(*slot, index);
-        } else {
-          in_turn(*c, c->turn, index, [&] { c->device->submit(*slot, index); });
-        }
-      }
-    }
-    for (auto& c : contexts_) {
-      if (c->device || !c->info->spec->temporal) continue;
-      in_turn(*c, c->turn, index, [&] {
-        ContextSink sink(out_, step_of(*c->info, index), *c);
-        c->extractor->extract(ref, dist, index, sink);
-      });
-    }
-    for (auto& c : contexts_)
-      if (!c->device && !c->info->spec->temporal && runs(*c, sampled)) {
-        ContextSink sink(out_, step_of(*c->info, index), *c);
-        c->extractor->extract(ref, dist, index, sink);
-      }
-    if (!slot) return;
-    slot->wait();
-    for (auto& c : contexts_) {
-      if (!c->device) continue;
-      ContextSink sink(out_, step_of(*c->info, index), *c);
-      if (!c->info->spec->temporal) {
-        if (runs(*c, sampled)) c->device->collect(*slot, index, sink);
-      } else {
-        in_turn(*c, c->collect_turn, index, [&] { c->device->collect(*slot, index, sink); });
-      }
-    }
-  }
-
-  struct Aborted {};  // another frame failed: stop
-  struct Dropped {};  // a frame before this one could not be read: this one is not kept
-
-  // The failure the run reports: of the earliest frame that failed (read_mutex_ held).
-  void record_failure(std::exception_ptr e, unsigned index) {
-    if (!failure_ || index < failure_frame_) {
-      failure_ = e;
-      failure_frame_ = index;
-    }
-  }
-
-  void fail(std::exception_ptr e, unsigned index) {
-    std::lock_guard lock(read_mutex_);
-    stop_ = true;
-    try {
-      std::rethrow_exception(e);
-    } catch (const Aborted&) {
-      return;
-    } catch (...) {
-    }
-    record_failure(e, index);
-  }
-
-  // A frame that failed leaves temporal contexts waiting for it: wake them to stop.
-  void release_turns(unsigned) {
-    aborted_ = true;
-    for (auto& c : contexts_) {
-      std::lock_guard lock(c->mutex);
-      c->cv.notify_all();
-    }
-  }
 
   const RunConfig& cfg_;
   Results& out_;
@@ -602,32 +290,21 @@ class Engine {
   unsigned threads_ = 1;
   unsigned skipped_ref_ = 0, skipped_dist_ = 0;  // frames skipped at the start (--frame_skip_*, --sync auto)
   unsigned total_ = 0;                           // frames expected (progress)
-  int ended_first_ = 0;                          // 1: the reference ended first, 2: the distorted
+  std::mutex read_mutex_;  // guards the inputs' read(), claim() and skip(), and the three below
+  bool stop_ = false;      // no more frames are taken
+  unsigned frames_read_ = 0;
+  int ended_first_ = 0;  // 1: the reference ended first, 2: the distorted
   // The first frames' thumbnails (the shift check), by frame; thumbs_mutex_ guards them once workers run.
   std::mutex thumbs_mutex_;
   std::array<Thumbnail, kSyncFrames> ref_thumbs_, dist_thumbs_;
   std::array<bool, kSyncFrames> thumb_kept_{};
   unsigned thumbs_kept_ = 0;
   bool thumbs_checked_ = false;
-  // The device pipeline outlives the contexts (twins hold buffers of its slots): declared first.
-  std::unique_ptr<DevicePipeline> pipeline_;
-  std::vector<std::unique_ptr<Context>> contexts_;
-  std::vector<std::unique_ptr<models::Model>> models_;
-  std::mutex read_mutex_;
-  bool stop_ = false;
-  unsigned frames_read_ = 0;
-  std::atomic<unsigned> frames_done_{0};
-  std::atomic<bool> aborted_{false};
-  std::exception_ptr failure_;
-  unsigned failure_frame_ = 0;  // the frame failure_ is about
-  // Frames kept: all read unless a claimed frame could not be read (then that frame's index).
-  std::atomic<unsigned> frames_kept_{~0u};
 };
 
 }  // namespace
 
 void run_with_inputs(const RunConfig& config, Results& out, const InputOpener& open) {
-  const cpu::RunMask mask(config.cpumask);  // before any context picks its kernels
   Engine engine(config, out, open);
   engine.run();
 }

@@ -55,6 +55,8 @@ class ConvertedSource final : public PictureSource {
   const std::string& path() const override { return inner_->path(); }
   unsigned known_frames() const override { return inner_->known_frames(); }
   unsigned estimated_frames() const override { return inner_->estimated_frames(); }
+  std::string kind() const override { return inner_->kind(); }
+  double frame_rate() const override { return inner_->frame_rate(); }
   int color_range() const override { return inner_->color_range(); }
 
  private:

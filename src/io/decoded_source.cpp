@@ -100,6 +100,8 @@ class DecodedSource final : public PictureSource {
   const std::string& path() const override { return path_; }
   unsigned known_frames() const override { return 0; }  // a container's count is a claim, not a fact
   unsigned estimated_frames() const override { return estimate_; }
+  std::string kind() const override { return kind_; }
+  double frame_rate() const override { return rate_; }
 
   bool convert_to(const PictureFormat& target) override {
     if (thread_.joinable()) return false;
@@ -184,6 +186,8 @@ class DecodedSource final : public PictureSource {
     frame_ = av_frame_alloc();
     if (!packet_ || !frame_) throw std::bad_alloc();
 
+    kind_ = std::string(avcodec_get_name(st->codecpar->codec_id)) + " in " + fmt_->iformat->name;
+    if (st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0) rate_ = av_q2d(st->avg_frame_rate);
     if (st->nb_frames > 0) {
       estimate_ = unsigned(std::min<int64_t>(st->nb_frames, INT32_MAX));
     } else if (fmt_->duration > 0 && st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0) {
@@ -368,6 +372,8 @@ class DecodedSource final : public PictureSource {
   bool have_pending_ = false;  // frame_ holds the first frame, decoded while opening
   unsigned frames_out_ = 0;
   unsigned estimate_ = 0;
+  std::string kind_;
+  double rate_ = 0;
   PictureFormat format_{};      // as decoded
   PictureFormat out_format_{};  // as delivered (convert_to)
   AVPixelFormat av_format_ = AV_PIX_FMT_NONE;

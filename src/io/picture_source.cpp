@@ -247,6 +247,8 @@ class Y4mSource final : public SourceBase {
 
   unsigned known_frames() const override { return known_; }
   int color_range() const override { return range_; }
+  std::string kind() const override { return "y4m"; }
+  double frame_rate() const override { return rate_; }
 
  private:
   void parse_header(const std::string& line, const InputLimits& limits) {
@@ -277,7 +279,15 @@ class Y4mSource final : public SourceBase {
           if (val == "COLORRANGE=FULL") range_ = 1;
           else if (val == "COLORRANGE=LIMITED") range_ = 0;
           break;
-        case 'F': case 'I': case 'A': break;  // frame rate, interlacing, aspect
+        case 'F': {  // frame rate N:D (only reported)
+          int num = 0, den = 0;
+          const std::size_t colon = val.find(':');
+          if (colon != std::string_view::npos && parse_int(val.substr(0, colon), num) &&
+              parse_int(val.substr(colon + 1), den) && num > 0 && den > 0)
+            rate_ = double(num) / den;
+          break;
+        }
+        case 'I': case 'A': break;  // interlacing, aspect
         default: throw Error(path() + ": unknown y4m header tag " + quote(tok));
       }
     }
@@ -313,6 +323,7 @@ class Y4mSource final : public SourceBase {
 
   unsigned known_ = 0;
   int range_ = -1;
+  double rate_ = 0;
 };
 
 class YuvSource final : public SourceBase {
@@ -370,6 +381,7 @@ class YuvSource final : public SourceBase {
   }
 
   unsigned known_frames() const override { return known_; }
+  std::string kind() const override { return "raw yuv"; }
 
  private:
   unsigned known_ = 0;

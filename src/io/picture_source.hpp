@@ -76,6 +76,10 @@ class PictureSource {
   // The colour range the input states (y4m's XCOLORRANGE): -1 unspecified, 0 limited, 1 full. The
   // samples are never changed for it; only scaling reads it, as FFmpeg's scale filter does.
   virtual int color_range() const { return -1; }
+  // What the input is, for reports: "y4m", "raw yuv", "h264 in matroska,webm".
+  virtual std::string kind() const = 0;
+  // Frames per second the input states (y4m's F tag, a container's average rate); 0 = unknown.
+  virtual double frame_rate() const { return 0; }
   // Asks for pictures of `target` (another size or a higher bit depth, same chroma format) converted
   // where the frames are made (a decoder scales its own output, no intermediate copy). Called before
   // the first read; false if this source cannot (the caller then wraps it in a ConvertedSource).

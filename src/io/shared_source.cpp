@@ -37,6 +37,8 @@ class SharedSource::Reader final : public PictureSource {
   unsigned known_frames() const override { return shared_->known_frames_; }
   unsigned estimated_frames() const override { return shared_->estimated_frames_; }
   int color_range() const override { return shared_->color_range_; }
+  std::string kind() const override { return shared_->kind_; }
+  double frame_rate() const override { return shared_->frame_rate_; }
 
  private:
   std::shared_ptr<SharedSource> shared_;
@@ -55,7 +57,9 @@ SharedSource::SharedSource(std::unique_ptr<PictureSource> inner, unsigned window
       path_(inner_->path()),
       known_frames_(inner_->known_frames()),
       estimated_frames_(inner_->estimated_frames()),
-      color_range_(inner_->color_range()) {}
+      color_range_(inner_->color_range()),
+      kind_(inner_->kind()),
+      frame_rate_(inner_->frame_rate()) {}
 
 unsigned SharedSource::window_for(const PictureFormat& format, unsigned wanted, std::size_t budget_bytes) {
   const std::size_t per = std::max<std::size_t>(1, Picture::storage_bytes(format));

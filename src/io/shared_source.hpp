@@ -59,6 +59,8 @@ class SharedSource : public std::enable_shared_from_this<SharedSource> {
   std::string path_;
   unsigned known_frames_ = 0, estimated_frames_ = 0;
   int color_range_ = -1;
+  std::string kind_;        // for reports (PictureSource::kind)
+  double frame_rate_ = 0;
 
   mutable std::mutex mutex_;
   std::condition_variable cv_;

@@ -108,10 +108,12 @@ TEST_F(FirstHour, VmafIsAddedBesideAFeatureAsTheVmafCliDoes) {
   o = run("-q -r " + r + " -d " + d + " --feature psnr --no_prediction --json");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_FALSE(nlohmann::json::parse(o.out)["pooled_metrics"].contains("vmaf"));
-  // The summary leads with the score.
+  // The summary leads with the headline, then the score.
   o = run("-q -r " + r + " -d " + d + " --feature psnr");
   ASSERT_EQ(o.status, 0) << o.err;
-  EXPECT_EQ(o.out.rfind("vmaf: ", 0), 0u) << o.out;
+  EXPECT_EQ(o.out.rfind("VMAF ", 0), 0u) << o.out;
+  EXPECT_NE(o.out.find(" dB \xc2\xb7 "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\nvmaf: "), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("\npsnr_y: "), std::string::npos) << o.out;
 }
 

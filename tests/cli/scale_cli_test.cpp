@@ -123,6 +123,29 @@ TEST_F(Scale, LadderFilesAreThoseOfSeparateRuns) {
   EXPECT_NE(o.out.find("\nb.y4m:\n  vmaf: "), std::string::npos) << o.out;
 }
 
+// --report with a ladder: one page holding every rendition that scored (each under its file name), beside
+// the ladder's own outputs; the report may not be the output file.
+TEST_F(Scale, LadderReportHoldsEveryRendition) {
+  clip("ref.y4m", 96, 54, 5);
+  clip("a.y4m", 96, 54, 5, 4);
+  clip("b.y4m", 96, 54, 5, 8);
+  Outcome o = run("-q -r ref.y4m -d a.y4m -d b.y4m -d missing.y4m --feature psnr --json -o 'lad_{dist_stem}.json' "
+                  "--report lad.html");
+  EXPECT_EQ(o.status, 1) << o.err;  // missing.y4m
+  const std::string page = read(path("lad.html"));
+  EXPECT_NE(page.find("\"label\":\"a.y4m\""), std::string::npos);
+  EXPECT_NE(page.find("\"label\":\"b.y4m\""), std::string::npos);
+  EXPECT_EQ(page.find("\"label\":\"missing.y4m\""), std::string::npos);
+  EXPECT_TRUE(fs::exists(path("lad_a.json")));
+  o = run("-q -r ref.y4m -d a.y4m --report one.html");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(read(path("one.html")).find("\"label\":\"a.y4m\""), std::string::npos);
+  EXPECT_EQ(o.out.rfind("VMAF ", 0), 0u) << o.out;  // the single run's summary leads with the headline
+  o = run("-q -r ref.y4m -d a.y4m -d b.y4m --json -o same.json --report same.json");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("--report and --output name the same file"), std::string::npos) << o.err;
+}
+
 TEST_F(Scale, LadderCombinedJsonHoldsEachRunsOutput) {
   clip("ref.y4m", 96, 54, 5);
   clip("a.y4m", 96, 54, 5, 4);

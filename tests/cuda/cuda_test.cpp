@@ -159,19 +159,16 @@ std::string write_y4m(const std::string& path, const PictureFormat& f, unsigned 
   return path;
 }
 
-// The engine with several workers (several frames in flight) gives the CPU's numbers; --threads 1
-// and 8 agree; the receipt names the twin.
-TEST_F(CudaBackend, EngineWithThreadsMatchesTheCpu) {
-  const auto dir = std::filesystem::temp_directory_path() / "vqtwin_cuda_test";
-  std::filesystem::create_directories(dir);
-  const PictureFormat f{320, 240, 10, ChromaFormat::k420};
-  const std::string r = write_y4m((dir / "r.y4m").string(), f, 12, 1);
-  const std::string d = write_y4m((dir / "d.y4m").string(), f, 12, 100);
+// The file run of r/d with `features` on the CPU (one worker) and on the device with one and with eight
+// workers (frames in flight on several streams; temporal twins' rings and event chains): every value
+// and aggregate is the CPU's, bit for bit. Returns the implementations the device run's receipt names.
+std::set<std::string> expect_device_runs_equal_cpu(const std::string& r, const std::string& d, unsigned frames,
+                                                   const std::vector<std::string>& features, const std::string& what) {
   auto score = [&](Backend b, unsigned threads, Results& out) {
     RunConfig c;
     c.reference = r;
     c.distorted = d;
-    c.features = {"psnr=enable_mse=true:enable_apsnr=true", "float_psnr"};
+    c.features = features;
     c.no_prediction = true;
     c.backend = b;
     c.threads = threads;
@@ -181,22 +178,34 @@ TEST_F(CudaBackend, EngineWithThreadsMatchesTheCpu) {
   score(Backend::kCpu, 1, cpu);
   score(Backend::kCuda, 1, gpu1);
   score(Backend::kCuda, 8, gpu8);
-  ASSERT_EQ(cpu.names(), gpu1.names());
+  EXPECT_EQ(cpu.names(), gpu1.names()) << what;
+  EXPECT_EQ(cpu.names(), gpu8.names()) << what;
   for (const auto& n : cpu.names())
-    for (unsigned i = 0; i < 12; ++i) {
-      EXPECT_EQ(*cpu.value(n, i), *gpu1.value(n, i)) << n << " frame " << i;
-      EXPECT_EQ(*cpu.value(n, i), *gpu8.value(n, i)) << n << " frame " << i;
+    for (unsigned i = 0; i < frames; ++i) {
+      EXPECT_EQ(cpu.value(n, i), gpu1.value(n, i)) << what << " " << n << " frame " << i;
+      EXPECT_EQ(cpu.value(n, i), gpu8.value(n, i)) << what << " " << n << " frame " << i;
     }
-  EXPECT_EQ(cpu.aggregates(), gpu8.aggregates());
-  bool twin_named = false;
-  for (const auto& [name, impl] : gpu8.receipt()) twin_named = twin_named || impl == "psnr_cuda";
-  EXPECT_TRUE(twin_named);
+  EXPECT_EQ(cpu.aggregates(), gpu8.aggregates()) << what;
+  std::set<std::string> implementations;
+  for (const auto& [name, impl] : gpu8.receipt()) implementations.insert(impl);
+  return implementations;
+}
+
+// psnr and float_psnr through the engine: the CPU's numbers; the receipt names the twins.
+TEST_F(CudaBackend, EngineWithThreadsMatchesTheCpu) {
+  const auto dir = std::filesystem::temp_directory_path() / "vqtwin_cuda_test";
+  std::filesystem::create_directories(dir);
+  const PictureFormat f{320, 240, 10, ChromaFormat::k420};
+  const std::string r = write_y4m((dir / "r.y4m").string(), f, 12, 1);
+  const std::string d = write_y4m((dir / "d.y4m").string(), f, 12, 100);
+  const auto impls =
+      expect_device_runs_equal_cpu(r, d, 12, {"psnr=enable_mse=true:enable_apsnr=true", "float_psnr"}, f.describe());
+  EXPECT_EQ(impls, (std::set<std::string>{"psnr_cuda", "float_psnr_cuda"}));
   std::filesystem::remove_all(dir);
 }
 
-// The seeds' twins through the engine with one and eight workers (frames in flight on several
-// streams: float_motion's ring and event chain), luma-only uploads and with motion_add_uv every plane:
-// the CPU's numbers, bit for bit, and the receipt names each twin.
+// The seeds' twins through the engine, luma-only uploads and with motion_add_uv every plane: the
+// CPU's numbers, bit for bit, and every output written by a twin.
 TEST_F(CudaBackend, SeedTwinsThroughTheEngineMatchTheCpu) {
   const auto dir = std::filesystem::temp_directory_path() / "vqtwin_cuda_seeds_test";
   std::filesystem::create_directories(dir);
@@ -204,35 +213,12 @@ TEST_F(CudaBackend, SeedTwinsThroughTheEngineMatchTheCpu) {
     for (bool uv : {false, true}) {
       const std::string r = write_y4m((dir / "r.y4m").string(), f, 10, 1);
       const std::string d = write_y4m((dir / "d.y4m").string(), f, 10, 100);
-      auto score = [&](Backend b, unsigned threads, Results& out) {
-        RunConfig c;
-        c.reference = r;
-        c.distorted = d;
-        c.features = {f.width > 800 ? "float_ssim=enable_lcs=true" : "float_ssim=scale=3:enable_db=true",
-                      "integer_ssim=enable_db=true:clip_db=true",
-                      uv ? "float_motion=motion_add_uv=true:motion_add_scale1=true" : "float_motion"};
-        c.no_prediction = true;
-        c.backend = b;
-        c.threads = threads;
-        run(c, out);
-      };
-      Results cpu, gpu1, gpu8;
-      score(Backend::kCpu, 1, cpu);
-      score(Backend::kCuda, 1, gpu1);
-      score(Backend::kCuda, 8, gpu8);
-      ASSERT_EQ(cpu.names(), gpu8.names());
-      for (const auto& n : cpu.names())
-        for (unsigned i = 0; i < 10; ++i) {
-          EXPECT_EQ(cpu.value(n, i), gpu1.value(n, i)) << f.describe() << " " << n << " frame " << i;
-          EXPECT_EQ(cpu.value(n, i), gpu8.value(n, i)) << f.describe() << " " << n << " frame " << i;
-        }
-      // The receipt: each output name with the implementation that wrote it, every one a twin.
-      std::set<std::string> twins;
-      for (const auto& [name, impl] : gpu8.receipt()) {
-        EXPECT_TRUE(impl.ends_with("_cuda")) << name << " " << impl;
-        twins.insert(impl);
-      }
-      EXPECT_EQ(twins, (std::set<std::string>{"float_ssim_cuda", "integer_ssim_cuda", "float_motion_cuda"}));
+      const std::vector<std::string> features = {
+          f.width > 800 ? "float_ssim=enable_lcs=true" : "float_ssim=scale=3:enable_db=true",
+          "integer_ssim=enable_db=true:clip_db=true",
+          uv ? "float_motion=motion_add_uv=true:motion_add_scale1=true" : "float_motion"};
+      const auto impls = expect_device_runs_equal_cpu(r, d, 10, features, f.describe());
+      EXPECT_EQ(impls, (std::set<std::string>{"float_ssim_cuda", "integer_ssim_cuda", "float_motion_cuda"}));
     }
   std::filesystem::remove_all(dir);
 }

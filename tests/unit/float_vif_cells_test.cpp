@@ -131,30 +131,5 @@ TEST(FloatVifCells, SumsAndPlanesEqualTheCpuAtEveryDepthSizeAndOption) {
   expect_frame_matches(96, 80, 12, Content::kEdges, 1.0, 100.0, 5.0, true, rng);
 }
 
-TEST(FloatVifCells, PrescaleSamplesEqualTheCpusResamplers) {
-  std::mt19937 rng(77);
-  FloatPlane a, b;
-  for (auto [w, h] : {std::pair{67, 37}, {176, 144}}) {
-    fill(a, b, w, h, 10, Content::kRandom, rng);
-    for (PrescaleMethod m : {PrescaleMethod::kNearest, PrescaleMethod::kBilinear, PrescaleMethod::kBicubic,
-                             PrescaleMethod::kLanczos4})
-      for (double ps : {0.5, 0.75, 1.3, 2.0, 3.7}) {
-        SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " method " + std::to_string(int(m)) + " ps " +
-                     std::to_string(ps));
-        const int dw = prescaled_size(w, ps), dh = prescaled_size(h, ps);
-        FloatPlane want;
-        prescale(a, m, dw, dh, want);
-        const float rx = float(w) / float(dw), ry = float(h) / float(dh);
-        std::vector<LanczosAxis> ax(static_cast<std::size_t>(dw)), ay(static_cast<std::size_t>(dh));
-        for (int x = 0; x < dw; ++x) ax[std::size_t(x)] = lanczos_axis(x, rx);
-        for (int y = 0; y < dh; ++y) ay[std::size_t(y)] = lanczos_axis(y, ry);
-        for (int y = 0; y < dh; ++y)
-          for (int x = 0; x < dw; ++x)
-            ASSERT_EQ(bits(prescaled_at(m, a.px.data(), w, h, rx, ry, ax.data(), ay.data(), x, y)), bits(want.row(y)[x]))
-                << x << "," << y;
-      }
-  }
-}
-
 }  // namespace
 }  // namespace vqtwin::float_vif

@@ -37,6 +37,7 @@ class CountingSource final : public PictureSource {
   }
   bool skip() override { return false; }  // never used: shared frames are read
   const std::string& path() const override { return path_; }
+  std::string kind() const override { return "counting test source"; }
   unsigned known_frames() const override { return frames_; }
   std::atomic<unsigned> reads{0};
 

@@ -10,6 +10,7 @@ mkdir -p "$inputs"
 {
   echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
   echo "flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o 'avx512[a-z_0-9]*' | sort -u | tr '\n' ' ')"
+  command -v lscpu >/dev/null && lscpu | grep -E '^(Thread|Core|Socket|CPU max MHz|L2|L3)' | tr -s ' ' | tr '\n' ';' && echo
   t0=$(date +%s)
   python3 "$stage/bench/make_synthetic_y4m.py" 1920 1080 60 "$inputs/fhd_ref.y4m" "$inputs/fhd_dist.y4m" &
   python3 "$stage/bench/make_synthetic_y4m.py" 3840 2160 30 "$inputs/uhd_ref.y4m" "$inputs/uhd_dist.y4m" &

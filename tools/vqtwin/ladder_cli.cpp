@@ -15,6 +15,7 @@
 #include "output_file.hpp"
 #include "output_pattern.hpp"
 #include "progress.hpp"
+#include "report_page.hpp"
 #include "signals.hpp"
 #include "vqtwin/ladder.hpp"
 
@@ -106,10 +107,12 @@ int run_ladder_cli(RunArgs& a) {
 
   // Outputs are opened before the run: a path that cannot be written fails before any work.
   std::vector<std::unique_ptr<OutputFile>> files;
+  std::unique_ptr<OutputFile> report;
   try {
     if (mode == Mode::kPattern)
       for (const auto& p : paths) files.push_back(std::make_unique<OutputFile>(p));
     if (mode == Mode::kCombined) files.push_back(std::make_unique<OutputFile>(a.output));
+    if (!a.report.empty()) report = std::make_unique<OutputFile>(a.report);
   } catch (const vqtwin::Error& e) {
     print_error(e.what());
     for (auto& f : files) f->abandon();
@@ -154,6 +157,7 @@ int run_ladder_cli(RunArgs& a) {
   } catch (const vqtwin::Error& e) {
     progress.finish();
     print_error(e.what());
+    if (report) report->abandon();
     return 1;
   }
   progress.finish();
@@ -202,6 +206,16 @@ int run_ladder_cli(RunArgs& a) {
   } catch (const vqtwin::Error& e) {
     print_error(e.what());
     status = 1;
+  }
+  if (report) {
+    try {
+      std::vector<const vqtwin::Results*> scored;
+      for (const auto& r : results) scored.push_back(&r->results);
+      write_report_page(*report, a, scored);
+    } catch (const vqtwin::Error& e) {
+      print_error(e.what());
+      status = 1;
+    }
   }
   report_peak_memory();
   if (const int s = received_signal()) return 128 + s;

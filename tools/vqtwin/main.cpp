@@ -1,6 +1,7 @@
 // The vqtwin command line: the vmaf CLI's flags, plus --backend, --precision, --pool, compressed
 // input, --scale, --common_bitdepth, --sync, --strict_length and --rcpss (run_args.cpp); several -d for a ladder
-// in one pass (ladder_cli.cpp); `vqtwin batch` and `vqtwin batch-merge` for manifests (batch/).
+// in one pass (ladder_cli.cpp); --report (report_page.cpp); `vqtwin batch` and `vqtwin batch-merge` for
+// manifests (batch/).
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,10 +15,12 @@
 #include "ladder_cli.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
+#include "report_page.hpp"
 #include "run_args.hpp"
 #include "signals.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/output.hpp"
+#include "vqtwin/report.hpp"
 #include "vqtwin/run.hpp"
 
 using namespace vqtwin_cli;
@@ -26,10 +29,11 @@ namespace {
 
 // One pair: the run, then its output (frames computed before an error or a stop are still written).
 int run_single(RunArgs& c) {
-  // The output is opened before the run: a path that cannot be written fails before any work.
-  std::unique_ptr<OutputFile> output;
+  // The outputs are opened before the run: a path that cannot be written fails before any work.
+  std::unique_ptr<OutputFile> output, report;
   try {
     if (!c.output.empty()) output = std::make_unique<OutputFile>(c.output);
+    if (!c.report.empty()) report = std::make_unique<OutputFile>(c.report);
   } catch (const vqtwin::Error& e) {
     print_error(e.what());
     return 1;
@@ -69,10 +73,16 @@ int run_single(RunArgs& c) {
   try {
     if (results.frame_count() > 0) {
       if (output) output->write([&](std::FILE* f) { vqtwin::write_output(f, results, c.out); });
-      else write_stdout([&](std::FILE* f) { print_summary(f, results); });
+      else
+        write_stdout([&](std::FILE* f) {
+          // The headline (VMAF, its harmonic mean, min and 1% low, PSNR-Y, frames and size), then the means.
+          std::fprintf(f, "%s\n", vqtwin::headline(results, c.run.subsample).c_str());
+          print_summary(f, results);
+        });
     } else if (output) {
       output->abandon();
     }
+    if (report) write_report_page(*report, c, {&results});
   } catch (const vqtwin::Error& e) {
     print_error(e.what());
     status = 1;

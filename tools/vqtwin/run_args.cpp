@@ -24,6 +24,8 @@ constexpr const char* kExamples = R"(Examples:
   vqtwin -r ref.yuv -d dist.yuv -w 1920 -h 1080 -p 420 -b 10 --no_prediction --feature psnr --csv -o out.csv
   vqtwin -r src.mkv -d 1080p.mp4 -d 720p.mp4 -d 480p.mp4 --scale auto --json -o 'out/{dist_stem}.json'
                                                          a ladder in one pass: the reference is read once
+  vqtwin -r ref.y4m -d dist.y4m --feature psnr --report report.html   per-frame charts, pooled values, worst frames
+  vqtwin -r src.mkv -d 1080p.mp4 -d 720p.mp4 --scale auto --report ladder.html   several encodes, one page
   vqtwin batch jobs.csv                                  a manifest of pairs (see vqtwin batch --help)
 Note: -h is --height, as in the vmaf CLI; help is --help.)";
 
@@ -124,6 +126,9 @@ void define(CLI::App& app, RunArgs& a, Texts& t) {
   app.add_option("-o,--output", a.output,
                  "output file ('-' = standard output); with several -d, a pattern: {dist_stem}, {dist_name}, "
                  "{ref_stem}, {index}");
+  app.add_option("--report", a.report,
+                 "write a self-contained HTML page: per-frame charts of every metric (every -d of a ladder on "
+                 "one page), pooled values, worst frames, inputs and settings (works offline)");
   app.add_flag("--xml", t.xml, "write XML (the default with -o; to standard output without -o)");
   app.add_flag("--json", t.json, "write JSON (to standard output without -o)");
   app.add_flag("--csv", t.csv, "write CSV (to standard output without -o)");
@@ -184,6 +189,8 @@ void finish(const CLI::App& app, RunArgs& a, Texts& t) {
   if (a.run.reference.empty() || a.distorted.empty())
     throw vqtwin::Error("give --reference and --distorted (see --help)");
   a.run.distorted = a.distorted.front();
+  if (!a.report.empty() && a.report == a.output)
+    throw vqtwin::Error("--report and --output name the same file " + vqtwin::quote(a.report));
   const auto backend = vqtwin::parse_backend(t.backend);
   if (!backend) throw vqtwin::Error("--backend must be cpu, cuda or auto, not '" + t.backend + "'");
   a.run.backend = *backend;
@@ -245,6 +252,8 @@ std::vector<int> parse_gpu_list(const std::string& text) {
 RunArgs parse_run_args(const std::vector<std::string>& args) {
   RunArgs a;
   Texts t;
+  a.command_line = "vqtwin";
+  for (const std::string& w : args) a.command_line += " " + w;
   CLI::App app{"vqtwin: VMAF, PSNR, SSIM and motion, the numbers of libvmaf, on the CPU and on GPUs", "vqtwin"};
   define(app, a, t);
   std::vector<std::string> reversed(args.rbegin(), args.rend());

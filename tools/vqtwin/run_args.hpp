@@ -27,6 +27,8 @@ struct RunArgs {
   vqtwin::OutputOptions out;
   std::string output;  // -o ("" = none, "-" = standard output; a format flag alone sets "-")
   bool format_given = false;
+  std::string report;        // --report: the HTML page of the run (of every rendition of a ladder)
+  std::string command_line;  // "vqtwin ARGS", for the report's settings
   // --gpu: the CUDA devices, in order ("all" = every device; "0,0" names one twice). run.gpu is the
   // first. A single pair runs on the first; a ladder or a batch spreads its runs over the list.
   std::vector<int> gpus{0};

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "backends/cuda/grid.cuh"
 #include "backends/cuda/twin.hpp"
 #include "common/luma_float.hpp"
 #include "core/implementation.hpp"
@@ -25,21 +26,7 @@ constexpr unsigned kThreads = 256;
 constexpr unsigned kRowThreads = 320;  // rows kernel: 10 warps, lanes 0 of warps 0..8 add the 9 totals
 constexpr unsigned kMaxRowBlocks = 2048;
 
-#define VQTWIN_GRID_STRIDE(i, n) \
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
-
 unsigned blocks(long long n) { return cuda::blocks_for(n, kThreads, 1, 4096); }
-
-template <class T>
-__global__ void to_float_kernel(cuda::DevicePlane p, float scale, float* out) {
-  const int w = p.width;
-  VQTWIN_GRID_STRIDE(i, (long long)w * p.height) {
-    const int y = int(i / w), x = int(i % w);
-    const T v = p.row<T>(y)[x];
-    if constexpr (sizeof(T) == 1) out[i] = luma_to_float(v, 128.0f);
-    else out[i] = luma_to_float(v, scale, 128.0f);
-  }
-}
 
 // One DWT level of both pictures: band cell c of picture 0 (ref), then of picture 1 (dis).
 struct Bands {
@@ -208,8 +195,8 @@ class FloatAdmCuda final : public cuda::CudaTwin {
     const float scale = luma_scale(bpc);
     for (int img = 0; img < 2; ++img) {
       const cuda::DevicePlane& p = img == 0 ? slot.device_ref().plane[0] : slot.device_dist().plane[0];
-      if (bpc == 8) to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(p, scale, s.in[img].get());
-      else to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(p, scale, s.in[img].get());
+      if (bpc == 8) cuda::luma_to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(p, scale, 128.0f, s.in[img].get());
+      else cuda::luma_to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(p, scale, 128.0f, s.in[img].get());
     }
     cuda::check(cudaGetLastError(), "float_adm conversion kernel launch");
     const ScaleSettings& set = front_.settings();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backends/cuda/ordered_sum.hpp"
+#include "backends/cuda/grid.cuh"
 #include "backends/cuda/twin.hpp"
 #include "common/luma_float.hpp"
 #include "core/implementation.hpp"
@@ -24,21 +25,7 @@ namespace {
 constexpr unsigned kThreads = 256;
 constexpr int kWindow = float_ssim::kWindow;
 
-#define VQTWIN_GRID_STRIDE(i, n) \
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
-
 unsigned blocks(long long n) { return cuda::blocks_for(n, kThreads, 1, 4096); }
-
-template <class T>
-__global__ void to_float_kernel(cuda::DevicePlane p, float scale, float* out) {
-  const int w = p.width;
-  VQTWIN_GRID_STRIDE(i, (long long)w * p.height) {
-    const int y = int(i / w), x = int(i % w);
-    const T v = p.row<T>(y)[x];
-    if constexpr (sizeof(T) == 1) out[i] = luma_to_float(v, 0.0f);
-    else out[i] = luma_to_float(v, scale, 0.0f);
-  }
-}
 
 // Level k+1 of both pyramids from level k (w x h): outputs of ref, then of dist.
 __global__ void decimate_kernel(const float* ref, const float* dist, int w, int h, LpfTable t, float* out_ref,
@@ -128,8 +115,8 @@ class FloatMsSsimCuda final : public cuda::CudaTwin {
     const long long n0 = (long long)front_.w(0) * front_.h(0);
     for (int img = 0; img < 2; ++img) {
       const cuda::DevicePlane& p = img == 0 ? slot.device_ref().plane[0] : slot.device_dist().plane[0];
-      if (bpc == 8) to_float_kernel<std::uint8_t><<<blocks(n0), kThreads, 0, stream>>>(p, scale, s.pyramid[img].get());
-      else to_float_kernel<std::uint16_t><<<blocks(n0), kThreads, 0, stream>>>(p, scale, s.pyramid[img].get());
+      if (bpc == 8) cuda::luma_to_float_kernel<std::uint8_t><<<blocks(n0), kThreads, 0, stream>>>(p, scale, 0.0f, s.pyramid[img].get());
+      else cuda::luma_to_float_kernel<std::uint16_t><<<blocks(n0), kThreads, 0, stream>>>(p, scale, 0.0f, s.pyramid[img].get());
     }
     cuda::check(cudaGetLastError(), "float_ms_ssim conversion kernel launch");
     float* r = s.pyramid[0].get();

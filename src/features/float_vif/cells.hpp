@@ -83,7 +83,7 @@ VQTWIN_HD inline float blur_decimate_at(const float* src, int w, int h, const Ta
   return acc;
 }
 
-// ---- vif_prescale, one output sample at a time (prescale.cpp's arithmetic) ----
+// ---- vif_prescale, one output sample at a time: prescale.cpp (CPU) and the twin both call these ----
 
 // Reflect-101 on float positions, applied once: -v below 0, 2(n-1) - v above n-1.
 VQTWIN_HD inline float prescale_mirror(float v, int n) {
@@ -150,7 +150,7 @@ struct LanczosAxis {
   float w[kLanczosTaps];    // weights of start - 4 .. start + 4
 };
 
-// Host: the axis of output index x for a source/destination ratio (prescale.cpp's lanczos4_at).
+// Host: the axis of output index x for a source/destination ratio (libvmaf's per-pixel weights depend on x alone).
 inline LanczosAxis lanczos_axis(int x, float ratio) {
   LanczosAxis a{};
   const float c = prescale_centre(x, ratio);

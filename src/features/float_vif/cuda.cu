@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "backends/cuda/grid.cuh"
 #include "backends/cuda/twin.hpp"
 #include "common/luma_float.hpp"
 #include "core/implementation.hpp"
@@ -23,20 +24,6 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 constexpr unsigned kMaxRowBlocks = 2048;  // rows kernel: blocks in flight (grid-stride over rows)
-
-#define VQTWIN_GRID_STRIDE(i, n) \
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
-
-template <class T>
-__global__ void to_float_kernel(cuda::DevicePlane p, float scale, float* out) {
-  const int w = p.width;
-  VQTWIN_GRID_STRIDE(i, (long long)w * p.height) {
-    const int y = int(i / w), x = int(i % w);
-    const T v = p.row<T>(y)[x];
-    if constexpr (sizeof(T) == 1) out[i] = luma_to_float(v, 128.0f);
-    else out[i] = luma_to_float(v, scale, 128.0f);
-  }
-}
 
 __global__ void prescale_kernel(PrescaleMethod method, const float* src, int sw, int sh, float rx, float ry,
                                 const LanczosAxis* ax, const LanczosAxis* ay, int dw, int dh, float* dst) {
@@ -152,11 +139,11 @@ class FloatVifCuda final : public cuda::CudaTwin {
     float* const in_ref = resize ? s.in[0].get() : s.ref[0].get();
     float* const in_dis = resize ? s.in[1].get() : s.dis[0].get();
     if (slot.device_ref().bitdepth == 8) {
-      to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(r, scale, in_ref);
-      to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(d, scale, in_dis);
+      cuda::luma_to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(r, scale, 128.0f, in_ref);
+      cuda::luma_to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(d, scale, 128.0f, in_dis);
     } else {
-      to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(r, scale, in_ref);
-      to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(d, scale, in_dis);
+      cuda::luma_to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(r, scale, 128.0f, in_ref);
+      cuda::luma_to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(d, scale, 128.0f, in_dis);
     }
     cuda::check(cudaGetLastError(), "float_vif conversion kernel launch");
     if (resize) {

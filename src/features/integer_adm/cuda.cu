@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backends/cuda/reduce.cuh"
+#include "backends/cuda/grid.cuh"
 #include "backends/cuda/twin.hpp"
 #include "core/implementation.hpp"
 #include "features/integer_adm/cells.hpp"
@@ -29,9 +30,6 @@ struct DwtOut {
   int32_t* a;
   Band* band[3];
 };
-
-#define VQTWIN_GRID_STRIDE(i, n) \
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
 
 // Scale 0 of both pictures: cells (x, y) of img 0 (ref) then img 1 (dis).
 template <class Pixel>

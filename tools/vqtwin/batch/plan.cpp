@@ -43,7 +43,7 @@ vqtwin::OutputFormat format_of(const std::string& output) {
 }  // namespace
 
 std::string forbidden_flag(const std::vector<std::string>& words) {
-  static const char* const kLong[] = {"--reference", "--distorted", "--output", "--threads", "--gpu", "--quiet",
+  static const char* const kLong[] = {"--reference", "--distorted", "--output", "--report", "--threads", "--gpu", "--quiet",
                                       "--list", "--list-models", "--version", "--help"};
   static const char* const kShort[] = {"-r", "-d", "-o", "-q", "-v"};
   for (const std::string& w : words) {

@@ -1,0 +1,26 @@
+# The Python module (python/): pybind11 (Debian's pybind11-dev) over the C++ API. VQTWIN_PYTHON: AUTO builds
+# it when pybind11 and Python's headers are found, ON requires them, OFF skips it.
+# A parent project that adds vqtwin as a subdirectory gets no module unless it asks (-DVQTWIN_PYTHON=AUTO/ON).
+set(vqtwin_python_default OFF)
+if(PROJECT_IS_TOP_LEVEL)
+  set(vqtwin_python_default AUTO)
+endif()
+set(VQTWIN_PYTHON ${vqtwin_python_default} CACHE STRING "Build the Python module: AUTO (when pybind11 is found), ON or OFF")
+set_property(CACHE VQTWIN_PYTHON PROPERTY STRINGS AUTO ON OFF)
+set(VQTWIN_HAVE_PYTHON OFF)
+if(NOT VQTWIN_PYTHON STREQUAL "OFF")
+  # Debian's pybind11 is built for Debian's Python: prefer it over another python3 first on PATH.
+  if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+    set(Python3_EXECUTABLE /usr/bin/python3)
+  endif()
+  find_package(Python3 COMPONENTS Interpreter Development.Module QUIET)
+  if(Python3_FOUND)
+    find_package(pybind11 2.6 CONFIG QUIET)
+  endif()
+  if(Python3_FOUND AND pybind11_FOUND)
+    set(VQTWIN_HAVE_PYTHON ON)
+    add_subdirectory(python)
+  elseif(VQTWIN_PYTHON STREQUAL "ON")
+    message(FATAL_ERROR "VQTWIN_PYTHON=ON needs pybind11 and Python's headers: apt-get install pybind11-dev python3-dev")
+  endif()
+endif()
