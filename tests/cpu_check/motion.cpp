@@ -151,28 +151,102 @@ TEST(FloatMotion, WholeBlursEqualThePortableBuild) {
 
 TEST(IntegerMotion, SadEqualsThePortableBuild) {
   using integer_motion::SadKernels;
-  auto sad_of = [](const Picture& a, const Picture& b, const SadKernels& k) {
-    integer_motion::DiffBlurSad sad(a.width(0), a.height(0), a.format().bitdepth, k);
-    if (a.format().bitdepth > 8)
-      return sad(a.row<std::uint16_t>(0, 0), a.stride(0), b.row<std::uint16_t>(0, 0), b.stride(0));
-    return sad(a.row<std::uint8_t>(0, 0), a.stride(0), b.row<std::uint8_t>(0, 0), b.stride(0));
+  // The SAD of (a, b); 8-bit: also checks the packed copy of b the kernel makes while it reads b.
+  auto sad_of = [](const Picture& a, const Picture& b, const SadKernels& k, bool out_of_range) {
+    const int w = a.width(0), h = a.height(0);
+    integer_motion::DiffBlurSad sad(w, h, a.format().bitdepth, k);
+    if (a.format().bitdepth > 8) {
+      std::vector<std::uint16_t> keep(std::size_t(w) * h);
+      bool cur_high = false;
+      const std::uint64_t v = sad(a.row<std::uint16_t>(0, 0), a.stride(0), b.row<std::uint16_t>(0, 0), b.stride(0),
+                                  out_of_range, keep.data(), &cur_high);
+      bool any_high = false;
+      for (int y = 0; y < h; ++y) {
+        EXPECT_EQ(std::memcmp(keep.data() + std::size_t(y) * w, b.row<std::uint16_t>(0, y), 2 * std::size_t(w)), 0)
+            << "row " << y;
+        for (int x = 0; x < w; ++x) any_high = any_high || b.row<std::uint16_t>(0, y)[x] >> a.format().bitdepth;
+      }
+      EXPECT_EQ(cur_high, any_high);
+      return v;
+    }
+    std::vector<std::uint8_t> keep(std::size_t(w) * h);
+    const std::uint64_t v = sad(a.row<std::uint8_t>(0, 0), a.stride(0), b.row<std::uint8_t>(0, 0), b.stride(0), keep.data());
+    for (int y = 0; y < h; ++y)
+      EXPECT_EQ(std::memcmp(keep.data() + std::size_t(y) * w, b.row<std::uint8_t>(0, y), std::size_t(w)), 0) << "row " << y;
+    return v;
   };
+  // Widths around the 16- and 32-column steps (odd ones included) and the mirrored edges.
+  const std::pair<int, int> sizes[] = {{3, 3},  {5, 4},  {15, 5},  {16, 3},  {17, 6},  {31, 7},  {32, 4}, {33, 5},
+                                       {37, 19}, {47, 3}, {64, 9}, {65, 4}, {3, 40}, {257, 33}, {1001, 5}};
   auto check = [&](auto SadKernels::*entry, const char* name, std::vector<int> depths) {
     for_each_variant(&integer_motion::sad_kernels_for, entry, "integer_motion", name,
                      [&](const SadKernels& ref, const SadKernels& var, const std::string&) {
                        std::mt19937 rng(seed() + 3);
                        for (int bpc : depths)
-                         for (auto [w, h] : {std::pair{3, 3}, {5, 4}, {37, 19}, {64, 9}, {3, 40}, {257, 33}, {1030, 7}, {96, 5}})
+                         for (auto [w, h] : sizes)
                            for (int extreme : {7, 2, 1}) {
                              const Picture a = random_picture(w, h, bpc, rng, extreme);
                              const Picture b = random_picture(w, h, bpc, rng, extreme);
-                             ASSERT_EQ(sad_of(a, b, var), sad_of(a, b, ref)) << w << "x" << h << "@" << bpc;
-                             ASSERT_EQ(sad_of(b, a, var), sad_of(b, a, ref)) << w << "x" << h << "@" << bpc;
+                             ASSERT_EQ(sad_of(a, b, var, false), sad_of(a, b, ref, false)) << w << "x" << h << "@" << bpc;
+                             ASSERT_EQ(sad_of(b, a, var, false), sad_of(b, a, ref, false)) << w << "x" << h << "@" << bpc;
                            }
+                       // Planes of smooth content that differ by little (the vector kernels' usual rows,
+                       // with |V| < 32768), and by a lot in one column block only.
+                       for (int bpc : depths)
+                         for (auto [w, h] : sizes) {
+                           Picture a = random_picture(w, h, bpc, rng), b = random_picture(w, h, bpc, rng);
+                           const unsigned top = (1u << bpc) - 1;
+                           for (int y = 0; y < h; ++y)
+                             for (int x = 0; x < w; ++x) {
+                               const unsigned base = unsigned(x * 7 + y * 3) & top;
+                               const unsigned near = (base + (unsigned(rng()) % 5)) & top;
+                               const unsigned pa = base, pb = x / 16 == 1 && y % 3 == 0 ? top - base : near;
+                               if (bpc == 8) {
+                                 a.row<std::uint8_t>(0, y)[x] = std::uint8_t(pa);
+                                 b.row<std::uint8_t>(0, y)[x] = std::uint8_t(pb);
+                               } else {
+                                 a.row<std::uint16_t>(0, y)[x] = std::uint16_t(pa);
+                                 b.row<std::uint16_t>(0, y)[x] = std::uint16_t(pb);
+                               }
+                             }
+                           ASSERT_EQ(sad_of(a, b, var, false), sad_of(a, b, ref, false)) << "smooth " << w << "x" << h << "@" << bpc;
+                         }
                      });
   };
   check(&SadKernels::sad8, "sad8", {8});
-  check(&SadKernels::sad16, "sad16", {9, 10, 12, 15, 16});
+  check(&SadKernels::sad16, "sad16", {9, 10, 12, 14, 15, 16});
+}
+
+// 10/12-bit planes with samples of 2^bpc or more (libvmaf accepts them and sums in 64 bits): the
+// kernels' generic path, selected by out_of_range, against the reference.
+TEST(IntegerMotion, OutOfRangeSamplesEqualThePortableBuild) {
+  using integer_motion::SadKernels;
+  for_each_variant(&integer_motion::sad_kernels_for, &SadKernels::sad16, "integer_motion", "sad16 out of range",
+                   [&](const SadKernels& ref, const SadKernels& var, const std::string&) {
+                     std::mt19937 rng(seed() + 4);
+                     for (int bpc : {10, 12})
+                       for (auto [w, h] : {std::pair{3, 3}, {17, 6}, {33, 5}, {40, 9}, {257, 33}})
+                         for (int rows : {0, 1, 2}) {  // samples of 2^bpc or more in prev (0), cur's last row, all of cur
+                           Picture a = random_picture(w, h, bpc, rng), b = random_picture(w, h, bpc, rng);
+                           Picture& odd = rows == 0 ? a : b;
+                           const int y0 = rows == 1 ? h - 1 : 0;
+                           for (int i = 0; i < w * h / 5 + 1; ++i)
+                             odd.row<std::uint16_t>(0, y0 + int(rng() % unsigned(h - y0)))[rng() % unsigned(w)] =
+                                 std::uint16_t(rng() | 1u << bpc);
+                           // prev's state is the caller's to say; cur's is found by the kernel.
+                           auto run = [&](const SadKernels& k) {
+                             integer_motion::DiffBlurSad sad(w, h, bpc, k);
+                             bool cur_high = false;
+                             std::vector<std::uint16_t> keep(std::size_t(w) * h);
+                             const std::uint64_t v = sad(a.row<std::uint16_t>(0, 0), a.stride(0), b.row<std::uint16_t>(0, 0),
+                                                         b.stride(0), rows == 0, keep.data(), &cur_high);
+                             EXPECT_EQ(cur_high, rows != 0) << k.name << " " << w << "x" << h << "@" << bpc << " case " << rows;
+                             EXPECT_EQ(std::memcmp(keep.data() + std::size_t(h - 1) * w, b.row<std::uint16_t>(0, h - 1), 2 * std::size_t(w)), 0);
+                             return v;
+                           };
+                           ASSERT_EQ(run(var), run(ref)) << w << "x" << h << "@" << bpc << " case " << rows;
+                         }
+                   });
 }
 
 }  // namespace

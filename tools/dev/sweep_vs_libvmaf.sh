@@ -15,8 +15,9 @@
 #   5. 0 against the largest sample value at 8, 10, 12 and 16 bits (raw yuv), every extractor; and 0 against
 #      65535 at 10 and 12 bits (out-of-range samples, which libvmaf accepts);
 #   6. cambi, speed_chroma and speed_temporal with option sets beyond the goldens' (EOTFs, encode and source
-#      sizes, speed-ups, contrast ranges, every speed prescale method and weighting), on larger pictures with
-#      smooth gradients (banding) and a 1920x1080 one, and the bootstrap and v1.0.16 models.
+#      sizes, speed-ups, contrast ranges, every speed prescale method and weighting), float_vif's every
+#      vif_prescale method (factors below and above 1, the range's ends), on larger pictures with smooth
+#      gradients (banding) and a 1920x1080 one, and the bootstrap and v1.0.16 models.
 #   FEATURES="ciede psnr_hvs" PRESETS="" pick a subset of 1 (PRESETS="" for none; the presets are
 #   --aom_ctc v1.0 ... v7.0 and --nflx_ctc v1.0, run on every format of 1 but 16-bit).
 # A run that both programs refuse counts as agreeing. Prints one line per run and a summary.
@@ -175,6 +176,11 @@ speed_sets=(speed_chroma speed_chroma=speed_prescale=0.5:speed_prescale_method=b
   speed_chroma=speed_weight_var_mode=2 speed_chroma=speed_weight_var_mode=4 speed_chroma=speed_weight_var_mode=6:speed_sigma_nn=1.0
   speed_temporal speed_temporal=speed_use_ref_diff=true speed_temporal=speed_prescale=0.5:speed_prescale_method=nearest
   speed_temporal=speed_kernelscale=0.5)
+# float_vif's prescale (also tests/expected/libvmaf_vif_prescale.json, on the fixtures).
+vif_sets=(float_vif=vif_prescale=0.5 float_vif=vif_prescale=0.77:vif_prescale_method=bilinear
+  float_vif=vif_prescale=1.3:vif_prescale_method=bicubic float_vif=vif_prescale=2.0:vif_prescale_method=lanczos4
+  float_vif=vif_prescale=0.1:vif_prescale_method=lanczos4 float_vif=vif_prescale=4.0:vif_prescale_method=bilinear
+  float_vif=vif_prescale=1.5:vif_prescale_method=nearest float_vif=vif_prescale=0.6:vif_prescale_method=bicubic)
 model_sets=(version=vmaf_b_v0.6.3 version=vmaf_float_b_v0.6.3 version=vmaf_v1.0.16_3d0h version=vmaf_v1.0.16_5d0h
   version=vmaf_v1.0.16_3d0h_2160 version=vmaf_v1.0.16_hfr_1d5h_2160)
 for src in "gradients=s=962x546:c0=0x202040:c1=0x303868:x0=0:y0=0:x1=962:y1=546:speed=0.01:rate=10" \
@@ -183,7 +189,7 @@ for src in "gradients=s=962x546:c0=0x202040:c1=0x303868:x0=0:y0=0:x1=962:y1=546:
     ffmpeg -nostdin -y -loglevel error -f lavfi -i "$src" -frames:v 2 -pix_fmt $pf -strict -1 -f yuv4mpegpipe "$tmp/r.y4m"
     ffmpeg -nostdin -y -loglevel error -i "$tmp/r.y4m" -vf "boxblur=2:1,noise=alls=6:allf=t" -pix_fmt $pf -strict -1 -f yuv4mpegpipe "$tmp/d.y4m"
     label="${src%%=*} $pf"
-    for f in "${cambi_sets[@]}" "${speed_sets[@]}"; do check_text "$label" "$f" -r "$tmp/r.y4m" -d "$tmp/d.y4m"; done
+    for f in "${cambi_sets[@]}" "${speed_sets[@]}" "${vif_sets[@]}"; do check_text "$label" "$f" -r "$tmp/r.y4m" -d "$tmp/d.y4m"; done
     if [[ $pf == yuv420p ]]; then for m in "${model_sets[@]}"; do check_text "$label" "$m" -r "$tmp/r.y4m" -d "$tmp/d.y4m"; done; fi
   done
 done

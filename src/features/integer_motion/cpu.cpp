@@ -36,17 +36,24 @@ class IntegerMotionCpu final : public Extractor {
   void extract(const Picture& ref, const Picture&, unsigned index, FeatureSink& out) override {
     std::uint64_t sad = 0;
     if (front_.reads_pixels()) {
-      // Kept first (another slot than the previous frame's), noting samples of 2^bpc or more.
+      // Kept in another slot than the previous frame's: the SAD copies the rows as it reads them, and
+      // (deeper planes) notes samples of 2^bpc or more, which select the 64-bit sums.
       const unsigned ring = front_.lag() + 1;
       const unsigned slot = index % ring;
-      out_of_range_[slot] = keep(ref, history_[slot]) >> bpc_ != 0;
-      if (front_.needs_sad(index)) {
-        const unsigned prev_slot = (index - front_.lag()) % ring;
-        const BigBuffer<unsigned char>& prev = history_[prev_slot];
-        sad = bytes_ == 1 ? (*sad_)(prev.data(), w_, ref.row<std::uint8_t>(0, 0), ref.stride(0))
-                          : (*sad_)(reinterpret_cast<const std::uint16_t*>(prev.data()), w_,
-                                    ref.row<std::uint16_t>(0, 0), ref.stride(0),
-                                    out_of_range_[slot] || out_of_range_[prev_slot]);
+      const unsigned prev_slot = (index - front_.lag()) % ring;
+      const bool pair = front_.needs_sad(index);
+      if (bytes_ == 1) {
+        if (pair)
+          sad = (*sad_)(history_[prev_slot].data(), w_, ref.row<std::uint8_t>(0, 0), ref.stride(0),
+                        history_[slot].data());
+        else
+          keep(ref, history_[slot]);
+      } else if (pair) {
+        sad = (*sad_)(reinterpret_cast<const std::uint16_t*>(history_[prev_slot].data()), w_,
+                      ref.row<std::uint16_t>(0, 0), ref.stride(0), out_of_range_[prev_slot],
+                      reinterpret_cast<std::uint16_t*>(history_[slot].data()), &out_of_range_[slot]);
+      } else {
+        out_of_range_[slot] = keep(ref, history_[slot]) >> bpc_ != 0;
       }
     }
     front_.emit(index, sad, out);

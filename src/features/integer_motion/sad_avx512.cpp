@@ -1,157 +1,191 @@
-// integer motion's 8-bit SAD, AVX-512 (F, BW). Per row, the vertical pass of the difference
-// d = prev - cur gives v = (f0 (d0 + d4) + f1 (d1 + d3) + f2 d2 + 128) >> 8 (|v| <= 65280), stored
-// as two int16 rows hi = v >> 8 (in [-255, 255]) and lo = v & 255, which is exactly the split the
-// portable horizontal pass makes (sad_kernels.inc); the horizontal pass then multiplies int16 pairs
-// (vpmaddwd) into the same int32 sums SH and SL. Every step is exact integer arithmetic, so the sum
-// is the portable one's (tests/cpu_check/motion.cpp).
-#include "features/integer_motion/sad_avx512.hpp"
-
-#include <cstdlib>
+// integer motion's SAD, AVX-512 (F, BW, DQ, VL and VNNI): 32 columns a step. The arithmetic and its
+// bounds are sad_x86.hpp's; this is the AVX2 code of sad_avx2.cpp twice as wide (pack/unpack work within
+// 128-bit lanes in both, so the column orders are the same), with mask registers for the last columns.
+// vpdpwssd (multiply-add-accumulate) is exactly madd + add, both modulo 2^32 (no pair is
+// (-32768, -32768): every tap is positive).
+#include <optional>
 
 #include "common/isa.hpp"
 #include "features/integer_motion/math.hpp"
+#include "features/integer_motion/sad_x86.hpp"
 
 #if VQTWIN_X86_VARIANTS
 // GCC 12's AVX-512 intrinsics start from _mm512_undefined_*() values, which -Wmaybe-uninitialized
-// reports at every inlined use (a false positive; as in integer_vif's kernels_avx512.cpp).
+// and -Wuninitialized report at every inlined use (false positives).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include <immintrin.h>
 
 namespace vqtwin::integer_motion::x86 {
 namespace {
 
-#define MOTION_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl")))
+#define MOTION_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl,avx512vnni")))
 
-// The int16 rows live in the caller's int32/float scratch: accessed through a may_alias type.
-typedef std::int16_t alias16 __attribute__((may_alias));
+constexpr int kStep = 32;
 
-int reflect101(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - 2 - i : i); }
+// Two int16 taps as the int32 a madd multiplies a (low, high) pair of int16 by.
+constexpr std::int32_t pair(std::int32_t low, std::int32_t high) { return std::int32_t(std::uint32_t(high) << 16 | std::uint32_t(low)); }
 
-constexpr std::int32_t pair(std::int32_t lo, std::int32_t hi) {
-  return std::int32_t((std::uint32_t(hi) << 16) | std::uint32_t(lo));
-}
-
-// The vertical pass of one row into hi/lo; returns zero when every v of the row is zero.
-MOTION_AVX512 int vertical8(const std::uint8_t* const* p, const std::uint8_t* const* c, int w, alias16* hi,
-                            alias16* lo) {
-  // (d0 + d4, d1 + d3) times (f0, f1), and (d2, 1) times (f2, 128): the rounding term rides along.
-  const __m512i c01 = _mm512_set1_epi32(pair(kTaps[0], kTaps[1]));
-  const __m512i c2r = _mm512_set1_epi32(pair(kTaps[2], 128));
-  const __m512i one = _mm512_set1_epi16(1);
-  const __m512i byte = _mm512_set1_epi32(255);
+// Input row: d = prev - cur into the ring row; cur copied to `keep` when given.
+// Returns the OR of cur's samples for deeper planes (0 for 8 bits).
+template <class T>
+MOTION_AVX512 unsigned ingest(const T* p, const T* c, T* keep, std::int16_t* d, int w) {
   __m512i any = _mm512_setzero_si512();
   int x = 0;
-  for (; x + 32 <= w; x += 32) {
-    auto d = [&](int k) MOTION_AVX512 {
-      const __m512i a = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p[k] + x)));
-      const __m512i b = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(c[k] + x)));
-      return _mm512_sub_epi16(a, b);
-    };
-    const __m512i d04 = _mm512_add_epi16(d(0), d(4));  // |.| <= 510
-    const __m512i d13 = _mm512_add_epi16(d(1), d(3));
-    const __m512i d2 = d(2);
-    // acc + 128 in int32, columns permuted within 128-bit lanes by the unpacks; the packs below undo it.
-    const __m512i a_lo = _mm512_add_epi32(_mm512_madd_epi16(_mm512_unpacklo_epi16(d04, d13), c01),
-                                          _mm512_madd_epi16(_mm512_unpacklo_epi16(d2, one), c2r));
-    const __m512i a_hi = _mm512_add_epi32(_mm512_madd_epi16(_mm512_unpackhi_epi16(d04, d13), c01),
-                                          _mm512_madd_epi16(_mm512_unpackhi_epi16(d2, one), c2r));
-    // hi = ((acc + 128) >> 8) >> 8 = (acc + 128) >> 16, lo = ((acc + 128) >> 8) & 255; both fit int16.
-    const __m512i h16 = _mm512_packs_epi32(_mm512_srai_epi32(a_lo, 16), _mm512_srai_epi32(a_hi, 16));
-    const __m512i l16 = _mm512_packs_epi32(_mm512_and_si512(_mm512_srai_epi32(a_lo, 8), byte),
-                                           _mm512_and_si512(_mm512_srai_epi32(a_hi, 8), byte));
-    _mm512_storeu_si512(hi + x, h16);
-    _mm512_storeu_si512(lo + x, l16);
-    any = _mm512_or_si512(any, _mm512_or_si512(h16, l16));
+  for (; x + kStep <= w; x += kStep) {
+    __m512i pv, cv;
+    if constexpr (sizeof(T) == 1) {
+      const __m256i c8 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + x));
+      if (keep) _mm256_storeu_si256(reinterpret_cast<__m256i*>(keep + x), c8);
+      pv = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + x)));
+      cv = _mm512_cvtepu8_epi16(c8);
+    } else {
+      pv = _mm512_loadu_si512(p + x);
+      cv = _mm512_loadu_si512(c + x);
+      if (keep) _mm512_storeu_si512(keep + x, cv);
+      any = _mm512_or_si512(any, cv);
+    }
+    _mm512_storeu_si512(d + x, _mm512_sub_epi16(pv, cv));
   }
-  int tail = 0;
+  unsigned tail = 0;
   for (; x < w; ++x) {
-    auto d = [&](int k) { return std::int32_t(p[k][x]) - std::int32_t(c[k][x]); };
-    const std::int32_t v = (kTaps[0] * (d(0) + d(4)) + kTaps[1] * (d(1) + d(3)) + kTaps[2] * d(2) + 128) >> 8;
-    hi[x] = std::int16_t(v >> 8);
-    lo[x] = std::int16_t(v & 255);
-    tail |= v;
+    d[x] = std::int16_t(int(p[x]) - int(c[x]));
+    if (keep) keep[x] = c[x];
+    tail |= c[x];
   }
-  return tail | (_mm512_test_epi32_mask(any, any) != 0);
+  if constexpr (sizeof(T) == 1) return 0;
+  const unsigned pairs = unsigned(_mm512_reduce_or_epi32(any));  // two uint16 lanes per 32 bits
+  return tail | ((pairs | pairs >> 16) & 0xffffu);
 }
 
-// The horizontal pass over hi/lo (two mirrored samples each side): sum of |xv| in 32 bits,
-// xv = (SH + ((SL + 2^15) >> 8)) >> 8 as in sad_kernels.inc.
-MOTION_AVX512 std::uint32_t horizontal8(const alias16* hi, const alias16* lo, int w) {
-  // One load at offsets 0, 2, 4 from column x - 2 serves the even outputs (taps t, t+1) and the odd
-  // ones (taps t-1, t); a missing tap has coefficient 0.
-  const __m512i e0 = _mm512_set1_epi32(pair(kTaps[0], kTaps[1]));
-  const __m512i e2 = _mm512_set1_epi32(pair(kTaps[2], kTaps[3]));
-  const __m512i e4 = _mm512_set1_epi32(pair(kTaps[4], 0));
-  const __m512i o0 = _mm512_set1_epi32(pair(0, kTaps[0]));
-  const __m512i o2 = _mm512_set1_epi32(pair(kTaps[1], kTaps[2]));
-  const __m512i o4 = _mm512_set1_epi32(pair(kTaps[3], kTaps[4]));
+// Vertical pass of an output row from the five ring rows `d`, columns 0 .. w rounded up to a step.
+// Without kHigh: v16 = V saturated to int16, and the return says whether some |V| may be 32767 or
+// more (then the caller runs the kHigh pass, which stores v16 = V mod 2^16 and k16, and returns true).
+template <bool kHigh>
+MOTION_AVX512 bool vertical(const std::int16_t* const* d, int bpc, std::int16_t* v16, std::int16_t* k16, int w) {
+  const __m512i t01 = _mm512_set1_epi32(pair(kTaps[0], kTaps[1]));
+  const __m512i t2r = _mm512_set1_epi32(pair(kTaps[2], 1 << (bpc - 1)));
+  const __m512i one = _mm512_set1_epi16(1);
   const __m512i half = _mm512_set1_epi32(32768);
-  __m512i sum = _mm512_setzero_si512();
-  auto filter = [&](const alias16* row, int x, __m512i& even, __m512i& odd) MOTION_AVX512 {
-    const __m512i v0 = _mm512_loadu_si512(row + x - 2);
-    const __m512i v2 = _mm512_loadu_si512(row + x);
-    const __m512i v4 = _mm512_loadu_si512(row + x + 2);
-    even = _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(v0, e0), _mm512_madd_epi16(v2, e2)),
-                            _mm512_madd_epi16(v4, e4));
-    odd = _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(v0, o0), _mm512_madd_epi16(v2, o2)),
-                           _mm512_madd_epi16(v4, o4));
-  };
-  auto xv = [&](__m512i sh, __m512i sl) MOTION_AVX512 {
-    return _mm512_abs_epi32(
-        _mm512_srai_epi32(_mm512_add_epi32(sh, _mm512_srai_epi32(_mm512_add_epi32(sl, half), 8)), 8));
-  };
-  int x = 0;
-  for (; x + 32 <= w; x += 32) {  // reads columns x - 2 .. x + 33 <= w + 1
-    __m512i she, sho, sle, slo;
-    filter(hi, x, she, sho);
-    filter(lo, x, sle, slo);
-    sum = _mm512_add_epi32(sum, _mm512_add_epi32(xv(she, sle), xv(sho, slo)));
-  }
-  // Lane sums wrap mod 2^32 like the portable 32-bit sum, so the total is the same.
-  std::uint32_t total = std::uint32_t(_mm512_reduce_add_epi32(sum));
-  for (; x < w; ++x) {
-    std::int32_t sh = 0, sl = 0;
-    for (int k = 0; k < 5; ++k) {
-      sh += kTaps[k] * std::int32_t(hi[x - 2 + k]);
-      sl += kTaps[k] * std::int32_t(lo[x - 2 + k]);
+  const __m128i shift = _mm_cvtsi32_si128(bpc);
+  __m512i peak = _mm512_setzero_si512();
+  for (int x = 0; x < w; x += kStep) {
+    const __m512i d0 = _mm512_loadu_si512(d[0] + x), d1 = _mm512_loadu_si512(d[1] + x);
+    const __m512i d2 = _mm512_loadu_si512(d[2] + x), d3 = _mm512_loadu_si512(d[3] + x);
+    const __m512i d4 = _mm512_loadu_si512(d[4] + x);
+    const __m512i d04 = _mm512_add_epi16(d0, d4), d13 = _mm512_add_epi16(d1, d3);
+    // Columns 0-3, 8-11, ... in `lo`, 4-7, 12-15, ... in `hi`; packs puts them back in order.
+    __m512i lo = _mm512_dpwssd_epi32(_mm512_madd_epi16(_mm512_unpacklo_epi16(d04, d13), t01),
+                                     _mm512_unpacklo_epi16(d2, one), t2r);
+    __m512i hi = _mm512_dpwssd_epi32(_mm512_madd_epi16(_mm512_unpackhi_epi16(d04, d13), t01),
+                                     _mm512_unpackhi_epi16(d2, one), t2r);
+    lo = _mm512_sra_epi32(lo, shift);
+    hi = _mm512_sra_epi32(hi, shift);
+    if constexpr (kHigh) {
+      // V mod 2^16, sign-extended so that the saturating pack keeps it; k = (V + 32768) >> 16.
+      const __m512i vlo = _mm512_srai_epi32(_mm512_slli_epi32(lo, 16), 16);
+      const __m512i vhi = _mm512_srai_epi32(_mm512_slli_epi32(hi, 16), 16);
+      _mm512_storeu_si512(v16 + x, _mm512_packs_epi32(vlo, vhi));
+      _mm512_storeu_si512(k16 + x, _mm512_packs_epi32(_mm512_srai_epi32(_mm512_add_epi32(lo, half), 16),
+                                                      _mm512_srai_epi32(_mm512_add_epi32(hi, half), 16)));
+    } else {
+      const __m512i v = _mm512_packs_epi32(lo, hi);
+      _mm512_storeu_si512(v16 + x, v);
+      peak = _mm512_max_epu16(peak, _mm512_abs_epi16(v));  // |-32768| reads as 32768 unsigned
     }
-    const std::int32_t v = (sh + ((sl + 32768) >> 8)) >> 8;
-    total += std::uint32_t(v < 0 ? -v : v);
   }
-  return total;
+  if constexpr (kHigh) return true;
+  // Below 32767 everywhere: nothing was saturated, v16 = V and every k is zero.
+  return _mm512_cmpge_epu16_mask(peak, _mm512_set1_epi16(32767)) != 0;
+}
+
+// bias + sum f * (pairs at v + at - 2, at, at + 2) for 16 outputs at, at + 2, ..., at + 30 (sad_x86.hpp).
+MOTION_AVX512 inline __m512i taps5(__m512i bias, const std::int16_t* v, int at) {
+  const __m512i t01 = _mm512_set1_epi32(pair(kTaps[0], kTaps[1]));
+  const __m512i t21 = _mm512_set1_epi32(pair(kTaps[2], kTaps[3]));
+  const __m512i t40 = _mm512_set1_epi32(pair(kTaps[4], 0));
+  __m512i a = _mm512_dpwssd_epi32(bias, _mm512_loadu_si512(v + at - 2), t01);
+  a = _mm512_dpwssd_epi32(a, _mm512_loadu_si512(v + at), t21);
+  return _mm512_dpwssd_epi32(a, _mm512_loadu_si512(v + at + 2), t40);
+}
+
+// |X| of 16 outputs at, at + 2, ... (V of column i at v[i], mirrored two each side).
+template <bool kHigh>
+MOTION_AVX512 inline __m512i abs_x(const std::int16_t* v, const std::int16_t* k, int at) {
+  __m512i xv = _mm512_srai_epi32(taps5(_mm512_set1_epi32(32768), v, at), 16);
+  if constexpr (kHigh) xv = taps5(xv, k, at);
+  return _mm512_abs_epi32(xv);
+}
+
+// The row's sum of |X| modulo 2^32.
+template <bool kHigh>
+MOTION_AVX512 std::uint32_t horizontal(const std::int16_t* v, const std::int16_t* k, int w) {
+  __m512i acc = _mm512_setzero_si512();
+  int x = 0;
+  for (; x + kStep <= w; x += kStep)
+    acc = _mm512_add_epi32(acc, _mm512_add_epi32(abs_x<kHigh>(v, k, x), abs_x<kHigh>(v, k, x + 1)));
+  if (x < w) {  // outputs x + 2j (j < ceil(left / 2)) and x + 2j + 1 (j < left / 2)
+    const int left = w - x;
+    const __mmask16 even = __mmask16((1u << ((left + 1) / 2)) - 1), odd = __mmask16((1u << (left / 2)) - 1);
+    acc = _mm512_mask_add_epi32(acc, even, acc, abs_x<kHigh>(v, k, x));
+    acc = _mm512_mask_add_epi32(acc, odd, acc, abs_x<kHigh>(v, k, x + 1));
+  }
+  return std::uint32_t(_mm512_reduce_add_epi32(acc));
+}
+
+inline void mirror_ends(std::int16_t* v, int w) {
+  v[-1] = v[1];
+  v[-2] = v[2];
+  v[w] = v[w - 2];
+  v[w + 1] = v[w - 3];
+}
+
+inline int reflect101(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - 2 - i : i); }
+
+// nullopt when a sample of cur is 2^bpc or more (deeper planes; prev's are the caller's to know).
+template <class T>
+MOTION_AVX512 std::optional<std::uint64_t> sad_planes(const T* prev, std::ptrdiff_t ps, const T* cur, std::ptrdiff_t cs, T* keep,
+                                       int w, int h, int bpc, SadScratch& s) {
+  std::int16_t* const v = s.v16.data() + SadScratch::kPad;
+  std::int16_t* const k = s.k16.data() + SadScratch::kPad;
+  auto ring_row = [&](int r) { return s.ring.data() + std::ptrdiff_t(r & 7) * s.ring_stride; };
+  std::uint64_t sad = 0;
+  int next = 0;  // the next input row to read
+  for (int y = 0; y < h; ++y) {
+    // Output row y reads input rows y - 2 .. y + 2 (mirrored into 0 .. h - 1): 5 of the ring's 8.
+    for (const int last = y + 2 < h ? y + 2 : h - 1; next <= last; ++next)
+      if (ingest(prev + next * ps, cur + next * cs, keep ? keep + std::ptrdiff_t(next) * w : nullptr, ring_row(next), w) >>
+          bpc)
+        return std::nullopt;
+    const std::int16_t* d[5];
+    for (int i = 0; i < 5; ++i) d[i] = ring_row(reflect101(y - 2 + i, h));
+    const bool high = vertical<false>(d, bpc, v, nullptr, w);
+    mirror_ends(v, w);
+    if (high) {
+      vertical<true>(d, bpc, v, k, w);
+      mirror_ends(v, w);
+      mirror_ends(k, w);
+      sad += horizontal<true>(v, k, w);
+    } else {
+      sad += horizontal<false>(v, k, w);
+    }
+  }
+  return sad;
 }
 
 }  // namespace
 
 MOTION_AVX512 std::uint64_t sad8_avx512(const std::uint8_t* prev, std::ptrdiff_t ps, const std::uint8_t* cur,
-                                        std::ptrdiff_t cs, int w, int h, int /*bpc: 8*/, std::int32_t* row,
-                                        float* /*hl*/) {
-  // `row` holds w + 4 int32: room for the two int16 rows of w + 4 samples (column 0 at index 2).
-  alias16* hi = reinterpret_cast<alias16*>(row) + 2;
-  alias16* lo = hi + (w + 4);
-  std::uint64_t sad = 0;
-  for (int y = 0; y < h; ++y) {
-    const std::uint8_t* p[5];
-    const std::uint8_t* c[5];
-    for (int k = 0; k < 5; ++k) {
-      const int r = reflect101(y - 2 + k, h);
-      p[k] = prev + r * ps;
-      c[k] = cur + r * cs;
-    }
-    if (!vertical8(p, c, w, hi, lo)) continue;  // an all-zero row adds zero
-    for (alias16* q : {hi, lo}) {
-      q[-1] = q[1];
-      q[-2] = q[2];
-      q[w] = q[w - 2];
-      q[w + 1] = q[w - 3];
-    }
-    sad += horizontal8(hi, lo, w);
-  }
-  return sad;
+                                        std::ptrdiff_t cs, std::uint8_t* keep, int w, int h, SadScratch& s) {
+  return *sad_planes(prev, ps, cur, cs, keep, w, h, 8, s);
+}
+
+MOTION_AVX512 std::optional<std::uint64_t> sad16_avx512(const std::uint16_t* prev, std::ptrdiff_t ps, const std::uint16_t* cur,
+                                     std::ptrdiff_t cs, std::uint16_t* keep, int w, int h, int bpc, SadScratch& s) {
+  return sad_planes(prev, ps, cur, cs, keep, w, h, bpc, s);
 }
 
 }  // namespace vqtwin::integer_motion::x86
-
 #endif

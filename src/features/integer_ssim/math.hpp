@@ -53,41 +53,51 @@ VQTWIN_HD inline std::int64_t weight_used(int i, int n) {
   return sum;
 }
 
-// The window of pixel (x, y) computed directly (one output per call, for the CUDA twin; the CPU's
-// separable rows give the same integers): taps outside the picture dropped, every sum exact. `Acc`
-// holds one row's 9-tap sums: uint32 suffices for 8-bit samples (256 * 255^2 < 2^32); deeper
-// pictures need 64 bits, since a 10- or 12-bit picture may hold any 16-bit word (the column sums are
-// 64-bit either way: 256 * 256 * 65535^2 < 2^48).
+// The windows in two separable passes, as the CUDA twin runs them over a tile: first the 9-tap sums
+// of each row (row_sums), then 9 of those rows down a column (column_moments). Samples outside the
+// picture are read as 0, which adds nothing to any moment: the same as dropping the tap. Every sum is
+// exact, in any order, when its type holds it:
+//  - `Acc` (row sums): uint32 suffices for 8-bit samples (256 * 255^2 < 2^32); deeper pictures need
+//    64 bits, since a 10- or 12-bit picture may hold any 16-bit word.
+//  - `ColAcc` (window sums): uint32 at 8 bits too (65536 * 255^2 = 4,261,478,400 < 2^32), 64 bits
+//    deeper (65536 * 65535^2 < 2^48).
+template <class Acc>
+struct RowSums {
+  Acc x, y, x2, xy, y2;
+};
+
+// The 9-tap sums of one row: samples a[0..8] of the reference, b[0..8] of the distorted.
 template <class T, class Acc>
-VQTWIN_HD inline Moments window_moments(const T* ref, long ref_stride, const T* dist, long dist_stride, int w, int h,
-                                        int x, int y) {
+VQTWIN_HD inline RowSums<Acc> row_sums(const T* a, const T* b) {
   constexpr KernelTaps k = kernel_taps();
-  std::uint64_t mux = 0, muy = 0, x2 = 0, xy = 0, y2 = 0;
-  for (int j = 0; j < kTaps; ++j) {
-    const int yy = y - kRadius + j;
-    if (yy < 0 || yy >= h) continue;
-    const T* a = ref + long(yy) * ref_stride;
-    const T* b = dist + long(yy) * dist_stride;
-    Acc hx = 0, hy = 0, hx2 = 0, hxy = 0, hy2 = 0;
-    for (int i = 0; i < kTaps; ++i) {
-      const int xx = x - kRadius + i;
-      if (xx < 0 || xx >= w) continue;
-      const Acc s = a[xx], d = b[xx], wk = Acc(k.v[i]);
-      hx += wk * s;
-      hy += wk * d;
-      hx2 += wk * (s * s);
-      hxy += wk * (s * d);
-      hy2 += wk * (d * d);
-    }
-    const std::uint64_t vk = std::uint64_t(k.v[j]);
-    mux += vk * hx;
-    muy += vk * hy;
-    x2 += vk * hx2;
-    xy += vk * hxy;
-    y2 += vk * hy2;
+  RowSums<Acc> r{0, 0, 0, 0, 0};
+  for (int i = 0; i < kTaps; ++i) {
+    const Acc s = a[i], d = b[i], wk = Acc(k.v[i]);
+    r.x += wk * s;
+    r.y += wk * d;
+    r.x2 += wk * (s * s);
+    r.xy += wk * (s * d);
+    r.y2 += wk * (d * d);
   }
-  return Moments{std::int64_t(mux), std::int64_t(muy), std::int64_t(x2), std::int64_t(xy), std::int64_t(y2),
-                 weight_used(x, w) * weight_used(y, h)};
+  return r;
+}
+
+// The window from the row sums of its 9 rows, rows[j * stride] for tap j; `weight` its weight_used
+// product.
+template <class ColAcc, class Acc>
+VQTWIN_HD inline Moments column_moments(const RowSums<Acc>* rows, int stride, std::int64_t weight) {
+  constexpr KernelTaps k = kernel_taps();
+  ColAcc mux = 0, muy = 0, x2 = 0, xy = 0, y2 = 0;
+  for (int j = 0; j < kTaps; ++j) {
+    const RowSums<Acc>& r = rows[j * stride];
+    const ColAcc vk = ColAcc(k.v[j]);
+    mux += vk * ColAcc(r.x);
+    muy += vk * ColAcc(r.y);
+    x2 += vk * ColAcc(r.x2);
+    xy += vk * ColAcc(r.xy);
+    y2 += vk * ColAcc(r.y2);
+  }
+  return Moments{std::int64_t(mux), std::int64_t(muy), std::int64_t(x2), std::int64_t(xy), std::int64_t(y2), weight};
 }
 
 // Sum of every window's weight over a w x h picture: the CPU adds these integers in a double, exactly
