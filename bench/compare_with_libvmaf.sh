@@ -16,6 +16,7 @@
 #   THREADS   thread counts (default "1 N", N = the cores here)
 #   RUNS      runs per cell, the median is printed (default 3); RUNS_sd, RUNS_fhd, RUNS_uhd per size
 #   CLOCK=cpu user + system CPU seconds instead of wall seconds (needs /usr/bin/time; fps per CPU second)
+#             (10 ms steps: a median of 0 prints <10ms)
 #   STARTUP=1 also prints each program's start-up: the median wall time of `--version`
 set -euo pipefail
 vmaf=${1:?usage: compare_with_libvmaf.sh VMAF_BIN [VQTWIN_BIN] [SHARED_DIR]}
@@ -107,6 +108,8 @@ for size in ${SIZES:-fhd uhd}; do
       a=$(echo "$a" | median) b=$(echo "$b" | median)
       read -r fa fb ra < <(awk -v n="$n" -v a="$a" -v b="$b" 'BEGIN {
         if (a == "fail" || b == "fail") { print (a == "fail" ? "fail" : sprintf("%.1f", n / a)), (b == "fail" ? "fail" : sprintf("%.1f", n / b)), "-"; exit }
+        # CLOCK=cpu counts 10 ms steps: a run under one step reads 0 s.
+        if (a == 0 || b == 0) { print (a == 0 ? "<10ms" : sprintf("%.1f", n / a)), (b == 0 ? "<10ms" : sprintf("%.1f", n / b)), "-"; exit }
         printf "%.1f %.1f %.2f\n", n / a, n / b, b / a }')
       ours_fps+="${ours_fps:+ / }$fa" theirs_fps+="${theirs_fps:+ / }$fb" ratios+="${ratios:+ / }$ra"
     done

@@ -22,7 +22,7 @@
 namespace vqtwin::integer_vif::x86 {
 namespace {
 
-#define VIF_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl,avx512vnni")))
+#define VIF_AVX512 __attribute__((target("avx2,avx512f,avx512cd,avx512bw,avx512dq,avx512vl,avx512vnni")))
 
 VIF_AVX512 inline __m512i flip31w(__m512i v) { return _mm512_xor_si512(v, _mm512_set1_epi32(INT32_MIN)); }
 
@@ -125,6 +125,67 @@ VIF_AVX512 void vertical_u8_w(const std::uint8_t* const* rx, const std::uint8_t*
     store_split16_w(pr.p[kBxyLo] + j, pr.p[kBxyHi] + j, lo[4], hi[4]);
   }
   vertical_u8(rx, ry, j, w, sh, pr);  // the AVX2 pass
+}
+
+// vertical_u8_w for a band of `rows` consecutive output rows (at most kBand): rx[r], ry[r] for r in
+// 0..rows+15 are the input rows of the band (output row o is the window rx[o..o+16]). Each 32-column block
+// computes the elements (widened samples and offset products) of its rows+16 input rows once, into a
+// stack buffer the band's windows then read, instead of once per window: 17 products per sample and
+// window become (rows+16)/rows. The sums are the same integers as vertical_u8_w's.
+constexpr int kBand = 4;
+
+VIF_AVX512 void vertical_u8_band_w(const std::uint8_t* const* rx, const std::uint8_t* const* ry, int rows, int w,
+                                   MomentShifts sh, const PlaneRows* pr) {
+  constexpr Kernel k = kernel_of(0);
+  const int nterms = k.half + 1;
+  __m512i coef[(kMaxHalf + 2) / 2];
+  for (int i = 0; 2 * i < nterms; ++i) {
+    const std::uint32_t c0 = k.taps[k.half - 2 * i];
+    const std::uint32_t c1 = 2 * i + 1 < nterms ? k.taps[k.half - 2 * i - 1] : 0u;
+    coef[i] = _mm512_set1_epi32(std::int32_t((c1 << 16) | c0));
+  }
+  const __m128i mean_shift = _mm_cvtsi32_si128(int(sh.mean.shift));
+  const __m512i mean_round = _mm512_set1_epi32(std::int32_t(sh.mean.round));
+  Elements8w e[kBand + 2 * kMaxHalf];
+  int j = 0;
+  for (; j + 32 <= w; j += 32) {
+    for (int r = 0; r < rows + 2 * k.half; ++r) e[r] = elements8_w(rx[r] + j, ry[r] + j);
+    for (int o = 0; o < rows; ++o) {
+      const Elements8w* c = e + o + k.half;  // the window's centre row
+      const __m512i z = _mm512_setzero_si512();
+      Acc2w ax{z, z}, ay{z, z}, uu{z, z}, vv{z, z}, uv{z, z};
+      for (int i = 0; 2 * i < nterms; ++i) {
+        const int t0 = 2 * i, t1 = 2 * i + 1;
+        auto term = [&](int t) VIF_AVX512 { return t == 0 ? c[0] : fold8_w(c[-t], c[t]); };
+        const Elements8w a = term(t0);
+        const Elements8w b = t1 < nterms ? term(t1) : Elements8w{z, z, z, z, z};
+        madd_pair_w(ax, a.x, b.x, coef[i]);
+        madd_pair_w(ay, a.y, b.y, coef[i]);
+        madd_pair_w(uu, a.uu, b.uu, coef[i]);
+        madd_pair_w(vv, a.vv, b.vv, coef[i]);
+        madd_pair_w(uv, a.uv, b.uv, coef[i]);
+      }
+      const __m512i c29 = _mm512_set1_epi32(1 << 29);
+      const __m512i cxy = _mm512_set1_epi32((1 << 22) - (1 << 30));
+      auto finish = [&](__m512i sx, __m512i sy, __m512i suu, __m512i svv, __m512i suv, __m512i out[5]) VIF_AVX512 {
+        out[0] = _mm512_srl_epi32(_mm512_add_epi32(sx, mean_round), mean_shift);
+        out[1] = _mm512_srl_epi32(_mm512_add_epi32(sy, mean_round), mean_shift);
+        out[2] = _mm512_sub_epi32(_mm512_add_epi32(suu, _mm512_slli_epi32(sx, 8)), c29);
+        out[3] = _mm512_sub_epi32(_mm512_add_epi32(svv, _mm512_slli_epi32(sy, 8)), c29);
+        out[4] = _mm512_add_epi32(_mm512_add_epi32(suv, _mm512_slli_epi32(_mm512_add_epi32(sx, sy), 7)), cxy);
+      };
+      __m512i lo[5], hi[5];
+      finish(ax.lo, ay.lo, uu.lo, vv.lo, uv.lo, lo);
+      finish(ax.hi, ay.hi, uu.hi, vv.hi, uv.hi, hi);
+      const PlaneRows& q = pr[o];
+      store_offset16_w(q.p[kAx] + j, lo[0], hi[0]);
+      store_offset16_w(q.p[kAy] + j, lo[1], hi[1]);
+      store_split16_w(q.p[kBxxLo] + j, q.p[kBxxHi] + j, lo[2], hi[2]);
+      store_split16_w(q.p[kByyLo] + j, q.p[kByyHi] + j, lo[3], hi[3]);
+      store_split16_w(q.p[kBxyLo] + j, q.p[kBxyHi] + j, lo[4], hi[4]);
+    }
+  }
+  for (int o = 0; o < rows; ++o) vertical_u8(rx + o, ry + o, j, w, sh, pr[o]);  // the AVX2 pass
 }
 
 VIF_AVX512 inline __m512i load16_w(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
@@ -262,10 +323,10 @@ void horizontal_w(const PlaneRows& pr, Kernel k, int w, std::int32_t* s1, std::i
 
 // ---- the statistic, 16 lanes --------------------------------------------------------------------
 
+// L(v) for 16 lanes of uint32 v >= 2^17 (only the lanes of `mask` are looked up): k = bit_length(v) - 16
+// from vplzcntd, the table at the 16 leading bits.
 VIF_AVX512 inline __m512i log32_w(const std::uint16_t* table, __m512i v, __mmask16 mask) {
-  const __m512 f = _mm512_cvtepi32_ps(_mm512_srli_epi32(v, 8));
-  const __m512i bits = _mm512_sub_epi32(_mm512_srli_epi32(_mm512_castps_si512(f), 23), _mm512_set1_epi32(127 - 9));
-  const __m512i k = _mm512_sub_epi32(bits, _mm512_set1_epi32(16));
+  const __m512i k = _mm512_sub_epi32(_mm512_set1_epi32(16), _mm512_lzcnt_epi32(v));
   const __m512i m = _mm512_srlv_epi32(v, k);
   const __m512i t = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), mask, m, table, 2);
   return _mm512_add_epi32(_mm512_and_si512(t, _mm512_set1_epi32(0xFFFF)), _mm512_slli_epi32(k, 11));
@@ -288,12 +349,11 @@ VIF_AVX512 inline NumHalfW numerator8_w(__m256i s1, __m256i s2, __m256i s12, __m
   const __m256i sv = _mm256_max_epi32(_mm512_cvttpd_epi32(t), _mm256_setzero_si256());
   g = _mm512_min_pd(g, egl);
   const __m512d p = _mm512_mul_pd(_mm512_mul_pd(g, g), d1);
-  const __m512d tp = _mm512_roundscale_pd(p, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-  const __m256i n1 = _mm256_add_epi32(sv, _mm256_set1_epi32(kSigmaNsq));
-  const __m512d n2d = _mm512_add_pd(tp, _mm512_cvtepi32_pd(n1));
-  const __m512i e = _mm512_sub_epi64(_mm512_srli_epi64(_mm512_castpd_si512(n2d), 52), _mm512_set1_epi64(1023 + 15));
-  const __m512d two52 = _mm512_set1_pd(4503599627370496.0);
-  const __m512i n2 = _mm512_sub_epi64(_mm512_castpd_si512(_mm512_add_pd(n2d, two52)), _mm512_castpd_si512(two52));
+  // n2 = trunc(p) + n1 in int64 (p >= 0 and < 2^47: the truncating conversion is exact), then
+  // e = bit_length(n2) - 16 >= 2 (n2 >= 2^17) from vplzcntq.
+  const __m512i n1 = _mm512_add_epi64(_mm512_cvtepi32_epi64(sv), _mm512_set1_epi64(kSigmaNsq));
+  const __m512i n2 = _mm512_add_epi64(_mm512_cvttpd_epi64(p), n1);
+  const __m512i e = _mm512_sub_epi64(_mm512_set1_epi64(48), _mm512_lzcnt_epi64(n2));
   const __m512i m = _mm512_srlv_epi64(n2, e);
   const __m256i tv = _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), mask, m, table, 2);
   const __m256i k = _mm512_cvtepi64_epi32(e);
@@ -322,10 +382,12 @@ VIF_AVX512 void statistic_w(const std::int32_t* sigma1, const std::int32_t* sigm
       const __m512i s2 = _mm512_max_epi32(_mm512_loadu_si512(sigma2 + j), zero);
       const __m512i s12 = _mm512_loadu_si512(sigma12 + j);
       const __mmask16 is_log = _mm512_cmpge_epi32_mask(s1, nsq);
-      const __m512i lin_s2 = _mm512_maskz_mov_epi32(__mmask16(~is_log), s2);
-      cnt = _mm512_mask_sub_epi32(cnt, __mmask16(~is_log), cnt, _mm512_set1_epi32(-1));
-      lin_q = _mm512_add_epi64(lin_q, _mm512_add_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(lin_s2)),
-                                                       _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(lin_s2, 1))));
+      if (is_log != 0xFFFF) {  // textured content has blocks of log-branch pixels only: skip the linear sums
+        const __m512i lin_s2 = _mm512_maskz_mov_epi32(__mmask16(~is_log), s2);
+        cnt = _mm512_mask_sub_epi32(cnt, __mmask16(~is_log), cnt, _mm512_set1_epi32(-1));
+        lin_q = _mm512_add_epi64(lin_q, _mm512_add_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(lin_s2)),
+                                                         _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(lin_s2, 1))));
+      }
       if (is_log == 0) continue;
       const __m512i lden = log32_w(table, _mm512_add_epi32(s1, nsq), is_log);
       dl = _mm512_mask_add_epi32(dl, is_log, dl, _mm512_sub_epi32(lden, _mm512_set1_epi32(kLogSigmaNsq)));
@@ -427,11 +489,49 @@ struct Avx512Passes {
   }
 };
 
+// scale_sums (kernels_x86.hpp) for 8-bit scale 0, a band of kBand rows at a time through the vertical
+// pass (vertical_u8_band_w), then row by row through the horizontal pass and the statistic. Each row
+// sees exactly the same passes as in scale_sums; only the vertical pass's order of work differs.
+Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const std::uint8_t* y,
+                         std::ptrdiff_t stride_y, const ScaleArgs& a, Scratch& s) {
+  const Kernel f = kernel_of(0);
+  const MomentShifts sh = moment_shifts(a.bpc, 0);
+  const std::size_t row = std::size_t(a.w) + 2 * kMaxHalf + kSlack;
+  const std::size_t band_row = kNumPlanes * row;
+  auto* mem = static_cast<std::int16_t*>(s.get(0, kBand * band_row * sizeof(std::int16_t)));
+  std::memset(mem, 0, kBand * band_row * sizeof(std::int16_t));  // the slack is read with coefficient 0
+  PlaneRows pr[kBand];
+  for (int o = 0; o < kBand; ++o)
+    for (int i = 0; i < kNumPlanes; ++i) pr[o].p[i] = mem + std::size_t(o) * band_row + std::size_t(i) * row + kMaxHalf;
+  auto* sig = static_cast<std::int32_t*>(s.get(1, 3 * std::size_t(a.w) * sizeof(std::int32_t)));
+  std::int32_t* s1 = sig;
+  std::int32_t* s2 = sig + a.w;
+  std::int32_t* s12 = sig + 2 * a.w;
+  const std::uint8_t* rx[kBand + 2 * kMaxHalf];
+  const std::uint8_t* ry[kBand + 2 * kMaxHalf];
+  Accum acc;
+  for (int i0 = 0; i0 < a.h; i0 += kBand) {
+    const int rows = std::min(kBand, a.h - i0);
+    for (int r = 0; r < rows + 2 * f.half; ++r) {
+      const std::ptrdiff_t m = mirror(i0 - f.half + r, a.h);
+      rx[r] = x + m * stride_x;
+      ry[r] = y + m * stride_y;
+    }
+    vertical_u8_band_w(rx, ry, rows, a.w, sh, pr);
+    for (int o = 0; o < rows; ++o) {
+      for (std::int16_t* p : pr[o].p) mirror16(p, a.w, f.half);
+      horizontal_w(pr[o], f, a.w, s1, s2, s12);
+      statistic_w(s1, s2, s12, a.w, a.gain_limit, a.log_table, acc);
+    }
+  }
+  return acc;
+}
+
 }  // namespace
 
 void init_avx512(KernelSet& k) {
   k.name = "avx512";
-  k.scale_sums_u8 = scale_sums<Avx512Passes, std::uint8_t>;
+  k.scale_sums_u8 = scale_sums_u8_band;
   k.scale_sums_u16 = scale_sums<Avx512Passes, std::uint16_t>;
   k.downsample_u8 = downsample<Avx512Passes, std::uint8_t>;
   k.downsample_u16 = downsample<Avx512Passes, std::uint16_t>;
