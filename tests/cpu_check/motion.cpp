@@ -225,8 +225,9 @@ TEST(IntegerMotion, OutOfRangeSamplesEqualThePortableBuild) {
                    [&](const SadKernels& ref, const SadKernels& var, const std::string&) {
                      std::mt19937 rng(seed() + 4);
                      for (int bpc : {10, 12})
-                       for (auto [w, h] : {std::pair{3, 3}, {17, 6}, {33, 5}, {40, 9}, {257, 33}})
+                       for (const auto& wh : {std::pair{3, 3}, {17, 6}, {33, 5}, {40, 9}, {257, 33}})
                          for (int rows : {0, 1, 2}) {  // samples of 2^bpc or more in prev (0), cur's last row, all of cur
+                           const int w = wh.first, h = wh.second;  // plain ints: clang 14 cannot capture a structured binding
                            Picture a = random_picture(w, h, bpc, rng), b = random_picture(w, h, bpc, rng);
                            Picture& odd = rows == 0 ? a : b;
                            const int y0 = rows == 1 ? h - 1 : 0;
