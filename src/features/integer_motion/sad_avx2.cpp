@@ -132,45 +132,9 @@ MOTION_AVX2 std::uint32_t horizontal(const std::int16_t* v, const std::int16_t* 
   return std::uint32_t(_mm_cvtsi128_si32(s));
 }
 
-inline void mirror_ends(std::int16_t* v, int w) {
-  v[-1] = v[1];
-  v[-2] = v[2];
-  v[w] = v[w - 2];
-  v[w + 1] = v[w - 3];
-}
-
-inline int reflect101(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - 2 - i : i); }
-
-// nullopt when a sample of cur is 2^bpc or more (deeper planes; prev's are the caller's to know).
-template <class T>
-MOTION_AVX2 std::optional<std::uint64_t> sad_planes(const T* prev, std::ptrdiff_t ps, const T* cur, std::ptrdiff_t cs, T* keep,
-                                     int w, int h, int bpc, SadScratch& s) {
-  std::int16_t* const v = s.v16.data() + SadScratch::kPad;
-  std::int16_t* const k = s.k16.data() + SadScratch::kPad;
-  auto ring_row = [&](int r) { return s.ring.data() + std::ptrdiff_t(r & 7) * s.ring_stride; };
-  std::uint64_t sad = 0;
-  int next = 0;  // the next input row to read
-  for (int y = 0; y < h; ++y) {
-    // Output row y reads input rows y - 2 .. y + 2 (mirrored into 0 .. h - 1): 5 of the ring's 8.
-    for (const int last = y + 2 < h ? y + 2 : h - 1; next <= last; ++next)
-      if (ingest(prev + next * ps, cur + next * cs, keep ? keep + std::ptrdiff_t(next) * w : nullptr, ring_row(next), w) >>
-          bpc)
-        return std::nullopt;
-    const std::int16_t* d[5];
-    for (int i = 0; i < 5; ++i) d[i] = ring_row(reflect101(y - 2 + i, h));
-    const bool high = vertical<false>(d, bpc, v, nullptr, w);
-    mirror_ends(v, w);
-    if (high) {
-      vertical<true>(d, bpc, v, k, w);
-      mirror_ends(v, w);
-      mirror_ends(k, w);
-      sad += horizontal<true>(v, k, w);
-    } else {
-      sad += horizontal<false>(v, k, w);
-    }
-  }
-  return sad;
-}
+#define MOTION_TARGET MOTION_AVX2
+#include "features/integer_motion/sad_rows_x86.inc"
+#undef MOTION_TARGET
 
 }  // namespace
 
