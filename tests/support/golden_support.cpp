@@ -189,21 +189,25 @@ void apply_args(const std::string& args, RunConfig& cfg) {
   }
 }
 
-nlohmann::ordered_json run_to_json(const RunConfig& cfg) {
-  Results results;
-  run(cfg, results);
+nlohmann::ordered_json results_to_json(const Results& results, unsigned subsample) {
   char* buf = nullptr;
   std::size_t len = 0;
   std::FILE* mem = open_memstream(&buf, &len);
   OutputOptions o;
   o.format = OutputFormat::kJson;
   o.precision = OutputOptions::kMaxPrecision;
-  o.subsample = cfg.subsample;
+  o.subsample = subsample;
   write_output(mem, results, o);
   std::fclose(mem);
   std::string text(buf, len);
   std::free(buf);
   return nlohmann::ordered_json::parse(text);
+}
+
+nlohmann::ordered_json run_to_json(const RunConfig& cfg) {
+  Results results;
+  run(cfg, results);
+  return results_to_json(results, cfg.subsample);
 }
 
 nlohmann::ordered_json load_json(const std::string& path) {

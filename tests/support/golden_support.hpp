@@ -56,6 +56,8 @@ std::pair<std::string, std::string> inputs_of(const std::string& pair);
 // Fills features/models/no_prediction/frame_cnt of `cfg` from an argument text of runs.tsv.
 void apply_args(const std::string& args, RunConfig& cfg);
 // Runs vqtwin and returns its JSON at --precision max, parsed (keys kept in order).
+// `results` as the CLI's JSON at --precision max (with its --subsample), parsed.
+nlohmann::ordered_json results_to_json(const Results& results, unsigned subsample = 1);
 nlohmann::ordered_json run_to_json(const RunConfig& cfg);
 nlohmann::ordered_json load_json(const std::string& path);
 // Differences between two vmaf JSON documents (frames, pooled, aggregate; exact values, names,

@@ -77,18 +77,7 @@ ClipFrames read_y4m(const std::string& path, int stride_pad) {
 }
 
 nlohmann::ordered_json to_json(const Results& results, unsigned subsample = 1) {
-  char* buf = nullptr;
-  std::size_t len = 0;
-  std::FILE* mem = open_memstream(&buf, &len);
-  OutputOptions o;
-  o.format = OutputFormat::kJson;
-  o.precision = OutputOptions::kMaxPrecision;
-  o.subsample = subsample;
-  write_output(mem, results, o);
-  std::fclose(mem);
-  std::string text(buf, len);
-  std::free(buf);
-  return nlohmann::ordered_json::parse(text);
+  return results_to_json(results, subsample);
 }
 
 std::string golden(const std::string& pair, const std::string& run) {
