@@ -38,16 +38,23 @@ inline void dwt0_row(const Pixel* plane, std::ptrdiff_t stride, int in_w, int in
   k.dwt0_horizontal(lo + 1, hi + 1, (in_w + 1) / 2, a, band[1], band[0], band[2]);
 }
 
-// Scales 1-3 from the previous a band (in_w x in_h, stride in_w).
+// RowKernels::dwt123 from a set's two passes: the vertical one into lo/hi (padded by one value
+// before and two after), the horizontal one from them.
+template <auto Vertical, auto Horizontal>
+void dwt123_by_passes(const int32_t* const rows[4], int n, int scale, int32_t* lo, int32_t* hi, int32_t* a,
+                      int32_t* v, int32_t* h, int32_t* d) {
+  Vertical(rows, n, kDwtVShift[scale], kDwtVRound[scale], lo + 1, hi + 1);
+  pad_dwt_line(lo + 1, n);
+  pad_dwt_line(hi + 1, n);
+  Horizontal(lo + 1, hi + 1, (n + 1) / 2, kDwtHShift[scale], kDwtHRound[scale], a, v, h, d);
+}
+
+// Scales 1-3 from the previous a band (in_w x in_h, stride in_w). lo/hi: scratch of in_w + 3 values.
 inline void dwt123_row(int scale, const int32_t* plane, int in_w, int in_h, int y, int32_t* lo, int32_t* hi,
                        int32_t* a, int32_t* const band[3], const RowKernels& k) {
   const int32_t* rows[4];
   for (int t = 0; t < 4; ++t) rows[t] = plane + std::ptrdiff_t(dwt_source(2 * y - 1 + t, in_h)) * in_w;
-  k.dwt_vertical(rows, in_w, kDwtVShift[scale], kDwtVRound[scale], lo + 1, hi + 1);
-  pad_dwt_line(lo + 1, in_w);
-  pad_dwt_line(hi + 1, in_w);
-  k.dwt_horizontal(lo + 1, hi + 1, (in_w + 1) / 2, kDwtHShift[scale], kDwtHRound[scale], a, band[1], band[0],
-                   band[2]);
+  k.dwt123(rows, in_w, scale, lo, hi, a, band[1], band[0], band[2]);
 }
 
 }  // namespace vqtwin::integer_adm

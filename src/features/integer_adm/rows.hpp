@@ -17,10 +17,16 @@ struct RowKernels {
   // samples), n_out outputs: a (widened to int32 for the next scale), v, h, d.
   void (*dwt0_horizontal)(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h,
                           int16_t* d);
-  // DWT, scales 1-3: int64 sums, rounded by (round, shift), stored as int32.
+  // DWT, scales 1-3, one pass: int64 sums, rounded by (round, shift), stored as int32 (the passes of
+  // dwt123 in the scalar and AVX2 sets, and their tails).
   void (*dwt_vertical)(const int32_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi);
   void (*dwt_horizontal)(const int32_t* lo, const int32_t* hi, int n_out, int shift, int64_t round, int32_t* a,
                          int32_t* v, int32_t* h, int32_t* d);
+  // DWT, scales 1-3, one output row: both passes over the 4 (already mirrored) rows of n values with
+  // scale's rounding (dwt.hpp), through lo/hi (scratch of n + 3 values each, contents left undefined);
+  // (n + 1) / 2 outputs a, v, h, d.
+  void (*dwt123)(const int32_t* const rows[4], int n, int scale, int32_t* lo, int32_t* hi, int32_t* a, int32_t* v,
+                 int32_t* h, int32_t* d);
 
   // Decouple over columns [x0, x1): restored (rst) and additive (q) parts of the dis bands.
   void (*decouple0)(const int16_t* const ref[3], const int16_t* const dis[3], int x0, int x1, double egl,

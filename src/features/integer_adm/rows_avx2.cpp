@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "common/isa.hpp"
+#include "features/integer_adm/dwt.hpp"
 #include "features/integer_adm/math.hpp"
 #include "features/integer_adm/rows_x86.hpp"
 
@@ -602,6 +603,7 @@ void init_avx2(RowKernels& k) {
   k.den0 = den0;
   k.dwt_vertical = dwt_vertical;
   k.dwt_horizontal = dwt_horizontal;
+  k.dwt123 = dwt123_by_passes<dwt_vertical, dwt_horizontal>;
   k.decouple123 = decouple123;
   k.csf123 = csf123;
   k.cm123 = cm123;

@@ -3,9 +3,12 @@
 // them, for every magnitude (no scalar fallback); and the scale-0 DWT, CSF and masking 16 or 32
 // columns wide. Rows narrower than a step go to the AVX2 kernels (rows_x86.hpp), so this set needs
 // AVX2 allowed as well (rows.cpp). Every function and lambda is marked with the set's target.
+#include <array>
 #include <cmath>
+#include <cstring>
 
 #include "common/isa.hpp"
+#include "features/integer_adm/dwt.hpp"
 #include "features/integer_adm/math.hpp"
 #include "features/integer_adm/rows_x86.hpp"
 
@@ -161,65 +164,120 @@ ADM_AVX512 void decouple0_avx512(const int16_t* const ref[3], const int16_t* con
   if (x < x1) reference_kernels().decouple0(ref, dis, x, x1, egl_value, rst_out, q_out);
 }
 
-// ---- DWT, scales 1-3, in 8 double lanes ----
-// As the AVX2 kernels (every sum below 2^48 is exact in double, so is the floor of its scaled
-// rounding); the int32 narrowing is the exact int64 conversion truncated to its low dword.
-
-ADM_AVX512 inline __m256i floor_to_int32_8(__m512d sum, __m512d round, __m512d scale) {
-  const __m512d v = _mm512_roundscale_pd(_mm512_mul_pd(_mm512_add_pd(sum, round), scale),
-                                         _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-  return _mm512_cvtepi64_epi32(_mm512_cvtpd_epi64(v));
+// Coefficient pairs for madd: (c0, c1) in every 32-bit lane.
+ADM_AVX512 inline __m512i pair512(int32_t c0, int32_t c1) {
+  return _mm512_set1_epi32(int32_t(uint32_t(uint16_t(c0)) | (uint32_t(c1) << 16)));
 }
 
-ADM_AVX512 inline __m512d filter4_8(const __m512d x[4], const int32_t* c) {
-  __m512d s = _mm512_mul_pd(x[0], _mm512_set1_pd(c[0]));
-  for (int t = 1; t < 4; ++t) s = _mm512_add_pd(s, _mm512_mul_pd(x[t], _mm512_set1_pd(c[t])));
-  return s;
+// ---- DWT, scales 1-3, in 16-bit halves (madd) ----
+// Every int32 x is 65536 xh + xl + 32768 with xh = x >> 16 and xl = (x & 0xffff) - 32768 both int16
+// (xl is the low half with its top bit flipped). A filter c then gives
+//   sum c x = 65536 H + L + 32768 C,  H = sum c xh,  L = sum c xl,  C = sum c (46342 low-pass, 0 high-pass),
+// where |H|, |L| <= 54822 * 32768 < 2^31 are exact int32 madd sums. With the rounding term R < 2^15
+// (or 2^15 for shift 16) the scalar rule's floor((sum + R) / 2^S) is, as exact integers,
+//   2^(16-S) H + C 2^(15-S) + floor((L + R) / 2^S)        (S = 16: C / 2, C is even),
+// and its int32 narrowing is that sum taken modulo 2^32: the int32 lane arithmetic.
+
+// The rounding of one pass (S <= 16) and the constant of each filter.
+struct HalvesRound {
+  __m128i h_shift, shift;  // 16 - S, S
+  __m512i round, c_lo, c_hi;
+};
+ADM_AVX512 inline HalvesRound halves_round(int shift, int64_t round) {
+  auto constant = [shift](int32_t c) {
+    return int32_t(shift == 16 ? uint32_t(c / 2) : uint32_t(c) << (15 - shift));
+  };
+  return {_mm_cvtsi32_si128(16 - shift), _mm_cvtsi32_si128(shift), _mm512_set1_epi32(int32_t(round)),
+          _mm512_set1_epi32(constant(kLoSum)), _mm512_set1_epi32(constant(0))};
+}
+ADM_AVX512 inline __m512i halves_result(__m512i hsum, __m512i lsum, __m512i c, const HalvesRound& r) {
+  return _mm512_add_epi32(_mm512_add_epi32(_mm512_sll_epi32(hsum, r.h_shift), c),
+                          _mm512_sra_epi32(_mm512_add_epi32(lsum, r.round), r.shift));
+}
+// c0 p0 + c1 p1 + c2 p2 + c3 p3 from the int16 pairs (p0, p1) and (p2, p3) of each 32-bit lane.
+ADM_AVX512 inline __m512i madd4(__m512i p01, __m512i p23, const int32_t* c) {
+  return _mm512_add_epi32(_mm512_madd_epi16(p01, pair512(c[0], c[1])), _mm512_madd_epi16(p23, pair512(c[2], c[3])));
 }
 
-ADM_AVX512 inline void store8(int32_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+// The (xl, xl') and (xh, xh') pairs of two int32 vectors.
+ADM_AVX512 inline void half_pairs(__m512i x0, __m512i x1, __m512i& low, __m512i& high) {
+  const __mmask32 odd = 0xAAAAAAAAu;
+  low = _mm512_xor_si512(_mm512_mask_blend_epi16(odd, x0, _mm512_slli_epi32(x1, 16)),
+                         _mm512_set1_epi32(int32_t(0x80008000u)));
+  high = _mm512_mask_blend_epi16(odd, _mm512_srli_epi32(x0, 16), x1);
+}
 
-ADM_AVX512 void dwt_vertical_avx512(const int32_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi) {
-  const __m512d r = _mm512_set1_pd(double(round)), sc = _mm512_set1_pd(std::ldexp(1.0, -shift));
-  int x = 0;
-  for (; x + 8 <= n; x += 8) {
-    __m512d v[4];
-    for (int t = 0; t < 4; ++t) v[t] = _mm512_cvtepi32_pd(ld(rows[t] + x));
-    store8(lo + x, floor_to_int32_8(filter4_8(v, kLo), r, sc));
-    store8(hi + x, floor_to_int32_8(filter4_8(v, kHi), r, sc));
+// A line between the passes, as its two int16 halves (index -1 .. n + 1, mirrored like pad_dwt_line):
+// the horizontal pass then reads the tap pairs of each output with plain loads, as at scale 0.
+struct HalvesLine {
+  int16_t* l;
+  int16_t* h;
+};
+ADM_AVX512 inline void pad_halves(const HalvesLine& p, int n) {
+  // memcpy: the scratch is int32 storage.
+  auto copy = [](int16_t* to, const int16_t* from) { std::memcpy(to, from, sizeof(int16_t)); };
+  for (int16_t* q : std::array<int16_t*, 2>{p.l, p.h}) {
+    copy(q - 1, q + 1);
+    copy(q + n, q + n - 1);
+    copy(q + n + 1, q + n - 2);
   }
-  if (x < n) {
-    const int32_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
-    dwt_vertical(tail, n - x, shift, round, lo + x, hi + x);  // the AVX2 kernel
-  }
 }
 
-// Taps of outputs k..k+7: p[2k-1 + t], the even / odd positions of 16-value loads at p - 1 and p + 1.
-ADM_AVX512 inline void horizontal_taps8(const int32_t* p, __m512d x[4]) {
-  const __m512i idx = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
-  const __m512i a = _mm512_permutexvar_epi32(idx, _mm512_loadu_si512(p - 1));
-  const __m512i b = _mm512_permutexvar_epi32(idx, _mm512_loadu_si512(p + 1));
-  x[0] = _mm512_cvtepi32_pd(lo256(a));
-  x[1] = _mm512_cvtepi32_pd(hi256(a));
-  x[2] = _mm512_cvtepi32_pd(lo256(b));
-  x[3] = _mm512_cvtepi32_pd(hi256(b));
+// 32 int32 results (two vectors) stored as their halves at column x.
+ADM_AVX512 inline void store_halves(const HalvesLine& p, int x, __m512i v0, __m512i v1) {
+  alignas(64) static constexpr int16_t kEven[32] = {0,  2,  4,  6,  8,  10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
+                                                    32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62};
+  const __m512i even = _mm512_load_si512(kEven), odd = _mm512_add_epi16(even, _mm512_set1_epi16(1));
+  _mm512_storeu_si512(p.l + x,
+                      _mm512_xor_si512(_mm512_permutex2var_epi16(v0, even, v1), _mm512_set1_epi16(int16_t(0x8000))));
+  _mm512_storeu_si512(p.h + x, _mm512_permutex2var_epi16(v0, odd, v1));
 }
 
-ADM_AVX512 void dwt_horizontal_avx512(const int32_t* lo, const int32_t* hi, int n_out, int shift, int64_t round, int32_t* a,
-                                      int32_t* v, int32_t* h, int32_t* d) {
-  const __m512d r = _mm512_set1_pd(double(round)), sc = _mm512_set1_pd(std::ldexp(1.0, -shift));
-  int k = 0;
-  // Loads reach p[2k + 16]: keep k + 8 < n_out so they stay inside the padded line.
-  for (; k + 9 <= n_out; k += 8) {
-    __m512d xl[4], xh[4];
-    horizontal_taps8(lo + 2 * k, xl);
-    horizontal_taps8(hi + 2 * k, xh);
-    store8(a + k, floor_to_int32_8(filter4_8(xl, kLo), r, sc));
-    store8(v + k, floor_to_int32_8(filter4_8(xl, kHi), r, sc));
-    store8(h + k, floor_to_int32_8(filter4_8(xh, kLo), r, sc));
-    store8(d + k, floor_to_int32_8(filter4_8(xh, kHi), r, sc));
+// Vertical pass of 16 columns at x: the low- and high-pass results.
+ADM_AVX512 inline void vertical_halves16(const int32_t* const rows[4], int x, const HalvesRound& r, __m512i& lo,
+                                         __m512i& hi) {
+  __m512i l01, h01, l23, h23;
+  half_pairs(_mm512_loadu_si512(rows[0] + x), _mm512_loadu_si512(rows[1] + x), l01, h01);
+  half_pairs(_mm512_loadu_si512(rows[2] + x), _mm512_loadu_si512(rows[3] + x), l23, h23);
+  lo = halves_result(madd4(h01, h23, kLo), madd4(l01, l23, kLo), r.c_lo, r);
+  hi = halves_result(madd4(h01, h23, kHi), madd4(l01, l23, kHi), r.c_hi, r);
+}
+
+// Horizontal pass: outputs k..k+15 of filter c over a line (taps p[2k-1 .. 2k+2]).
+ADM_AVX512 inline __m512i horizontal_halves16(const HalvesLine& p, int k, const int32_t* c, __m512i c_const,
+                                              const HalvesRound& r) {
+  const int16_t* l = p.l + 2 * k;
+  const int16_t* h = p.h + 2 * k;
+  const __m512i lsum = madd4(_mm512_loadu_si512(l - 1), _mm512_loadu_si512(l + 1), c);
+  const __m512i hsum = madd4(_mm512_loadu_si512(h - 1), _mm512_loadu_si512(h + 1), c);
+  return halves_result(hsum, lsum, c_const, r);
+}
+
+ADM_AVX512 void dwt123_avx512(const int32_t* const rows[4], int n, int scale, int32_t* lo, int32_t* hi, int32_t* a,
+                              int32_t* v, int32_t* h, int32_t* d) {
+  // Narrow rows (only the last scales of small frames): the AVX2 passes.
+  if (n < 32) return dwt123_by_passes<dwt_vertical, dwt_horizontal>(rows, n, scale, lo, hi, a, v, h, d);
+  // Each scratch line of n + 3 int32 holds the two int16 halves of n + 3 values.
+  const HalvesLine pl = {reinterpret_cast<int16_t*>(lo) + 1, reinterpret_cast<int16_t*>(lo) + n + 4};
+  const HalvesLine ph = {reinterpret_cast<int16_t*>(hi) + 1, reinterpret_cast<int16_t*>(hi) + n + 4};
+  const HalvesRound vr = halves_round(kDwtVShift[scale], kDwtVRound[scale]);
+  for (int x = 0; x < n; x = next_step(x, 32, n)) {
+    __m512i lo0, hi0, lo1, hi1;
+    vertical_halves16(rows, x, vr, lo0, hi0);
+    vertical_halves16(rows, x + 16, vr, lo1, hi1);
+    store_halves(pl, x, lo0, lo1);
+    store_halves(ph, x, hi0, hi1);
   }
-  if (k < n_out) dwt_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, shift, round, a + k, v + k, h + k, d + k);
+  pad_halves(pl, n);
+  pad_halves(ph, n);
+  const HalvesRound hr = halves_round(kDwtHShift[scale], kDwtHRound[scale]);
+  const int n_out = (n + 1) / 2;  // >= 16; loads reach p[2k + 32] <= p[n + 1]
+  for (int k = 0; k < n_out; k = next_step(k, 16, n_out)) {
+    _mm512_storeu_si512(a + k, horizontal_halves16(pl, k, kLo, hr.c_lo, hr));
+    _mm512_storeu_si512(v + k, horizontal_halves16(pl, k, kHi, hr.c_hi, hr));
+    _mm512_storeu_si512(h + k, horizontal_halves16(ph, k, kLo, hr.c_lo, hr));
+    _mm512_storeu_si512(d + k, horizontal_halves16(ph, k, kHi, hr.c_hi, hr));
+  }
 }
 
 // ---- contrast masking, 16 columns: native 64-bit arithmetic shifts for the cube terms ----
@@ -355,10 +413,6 @@ ADM_AVX512 void csf123_avx512(const int32_t* const p[3], int x0, int x1, const u
 // ---- DWT, scale 0, 32 / 16 columns (AVX-512BW): the AVX2 kernels' arithmetic on wider vectors ----
 // (unpack and pack work within 128-bit lanes on every width, so the output order is the same).
 
-ADM_AVX512 inline __m512i pair512(int32_t c0, int32_t c1) {
-  return _mm512_set1_epi32(int32_t(uint32_t(uint16_t(c0)) | (uint32_t(c1) << 16)));
-}
-
 ADM_AVX512 void dwt0_vertical_u8_avx512(const uint8_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi) {
   const __m128i shift = _mm_cvtsi32_si128(bitdepth);
   const __m512i round = _mm512_set1_epi32(1 << (bitdepth - 1));
@@ -429,8 +483,7 @@ void init_avx512(RowKernels& k) {
   k.csf123 = csf123_avx512;
   k.cm0 = cm0_avx512;
   k.cm123 = cm123_avx512;
-  k.dwt_vertical = dwt_vertical_avx512;
-  k.dwt_horizontal = dwt_horizontal_avx512;
+  k.dwt123 = dwt123_avx512;
   k.decouple123 = decouple123_avx512;
 }
 

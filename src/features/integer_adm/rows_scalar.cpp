@@ -1,6 +1,7 @@
 // integer ADM row kernels, scalar reference: one cell at a time, the rules of math.hpp.
 #include <cstdint>
 
+#include "features/integer_adm/dwt.hpp"
 #include "features/integer_adm/math.hpp"
 #include "features/integer_adm/rows.hpp"
 
@@ -166,6 +167,7 @@ constexpr RowKernels kScalar = {
     .dwt0_horizontal = dwt0_horizontal,
     .dwt_vertical = dwt_vertical,
     .dwt_horizontal = dwt_horizontal,
+    .dwt123 = dwt123_by_passes<dwt_vertical, dwt_horizontal>,
     .decouple0 = decouple0,
     .decouple123 = decouple123,
     .csf0 = csf0,
