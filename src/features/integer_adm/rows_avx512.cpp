@@ -4,6 +4,7 @@
 // columns wide. Rows narrower than a step go to the AVX2 kernels (rows_x86.hpp), so this set needs
 // AVX2 allowed as well (rows.cpp). Every function and lambda is marked with the set's target.
 #include <array>
+#include <initializer_list>
 #include <cmath>
 #include <cstring>
 
@@ -462,6 +463,55 @@ ADM_AVX512 void dwt0_horizontal_avx512(const int16_t* lo, const int16_t* hi, int
   if (k < n_out) dwt0_horizontal(lo + 2 * k, hi + 2 * k, n_out - k, a + k, v + k, h + k, d + k);
 }
 
+// ---- denominators, 16 columns (as den0 / den123 of AVX2) ----
+
+// The sum of the uint64 cube terms of the even and odd 32-bit elements.
+ADM_AVX512 inline uint64_t reduce_u64(__m512i acc) { return uint64_t(_mm512_reduce_add_epi64(acc)); }
+
+ADM_AVX512 void den0_avx512(const int16_t* const ref[3], int x0, int x1, uint64_t sums[3]) {
+  const int n16 = x0 + (x1 - x0) / 16 * 16;
+  for (int t = 0; t < 3; ++t) {
+    __m512i acc = _mm512_setzero_si512();
+    for (int x = x0; x < n16; x += 16) {
+      const __m512i a = _mm512_abs_epi32(load16(ref[t] + x));  // <= 32768
+      const __m512i sq = _mm512_mullo_epi32(a, a);               // <= 2^30
+      acc = _mm512_add_epi64(acc, _mm512_mul_epu32(sq, a));
+      acc = _mm512_add_epi64(acc, _mm512_mul_epu32(_mm512_srli_epi64(sq, 32), _mm512_srli_epi64(a, 32)));
+    }
+    sums[t] += reduce_u64(acc);
+    for (int x = n16; x < x1; ++x) sums[t] += den_cube_scale0(ref[t][x]);
+  }
+}
+
+// Values below 2^30 keep (a^2 + 2^qs) >> qs within 32 bits (qs >= 30); a row with a larger one
+// (never seen in practice) is summed again by the reference.
+ADM_AVX512 void den123_avx512(const int32_t* const ref[3], int x0, int x1, uint32_t sq_shift, uint32_t cube_shift,
+                              uint64_t cube_round, uint64_t sums[3]) {
+  if (sq_shift < 30) return reference_kernels().den123(ref, x0, x1, sq_shift, cube_shift, cube_round, sums);
+  const int n16 = x0 + (x1 - x0) / 16 * 16;
+  const __m128i sqs = _mm_cvtsi32_si128(int(sq_shift)), cs = _mm_cvtsi32_si128(int(cube_shift));
+  const __m512i sqr = _mm512_set1_epi64(int64_t(1) << sq_shift), cr = _mm512_set1_epi64(int64_t(cube_round));
+  const __m512i limit = _mm512_set1_epi32((1 << 30) - 1);
+  __mmask16 big = 0;
+  uint64_t row[3];
+  for (int t = 0; t < 3; ++t) {
+    __m512i acc = _mm512_setzero_si512();
+    for (int x = x0; x < n16; x += 16) {
+      // abs(INT_MIN) stays negative: the unsigned compare flags it too.
+      const __m512i a = _mm512_abs_epi32(_mm512_loadu_si512(ref[t] + x));
+      big |= _mm512_cmpgt_epu32_mask(a, limit);
+      for (const __m512i av : {a, _mm512_srli_epi64(a, 32)}) {  // even / odd elements
+        const __m512i u = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(av, av), sqr), sqs);
+        acc = _mm512_add_epi64(acc, _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(u, av), cr), cs));
+      }
+    }
+    row[t] = reduce_u64(acc);
+    for (int x = n16; x < x1; ++x) row[t] += den_cube_scale123(ref[t][x], sq_shift, cube_shift, cube_round);
+  }
+  if (big) return reference_kernels().den123(ref, x0, x1, sq_shift, cube_shift, cube_round, sums);
+  for (int t = 0; t < 3; ++t) sums[t] += row[t];
+}
+
 ADM_AVX512 void decouple123_avx512(const int32_t* const ref[3], const int32_t* const dis[3], int x0, int x1, double egl_value,
                                    int32_t* const rst_out[3], int32_t* const q_out[3]) {
   const __m512d egl = _mm512_set1_pd(egl_value);
@@ -485,6 +535,8 @@ void init_avx512(RowKernels& k) {
   k.cm123 = cm123_avx512;
   k.dwt123 = dwt123_avx512;
   k.decouple123 = decouple123_avx512;
+  k.den0 = den0_avx512;
+  k.den123 = den123_avx512;
 }
 
 }  // namespace vqtwin::integer_adm::x86
