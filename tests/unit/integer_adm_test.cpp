@@ -225,8 +225,7 @@ Bands reference_dwt(const std::vector<int64_t>& in, int w, int h, int64_t offset
 void check_dwt0(int w, int h, int bpc, const std::vector<uint32_t>& plane, const RowKernels& k) {
   const Picture p = make_picture(w, h, bpc, plane);
   const int ow = (w + 1) / 2, oh = (h + 1) / 2;
-  std::vector<int16_t> lo(w + 3), hi(w + 3), bh(ow), bv(ow), bd(ow);
-  std::vector<int32_t> a(ow);
+  std::vector<int16_t> lo(w + 3), hi(w + 3), bh(ow), bv(ow), bd(ow), a(ow);
   int16_t* band[3] = {bh.data(), bv.data(), bd.data()};
   std::vector<int64_t> in(plane.begin(), plane.end());
   const Bands r = reference_dwt(in, w, h, int64_t(kLoSum) << (bpc - 1), bpc, int64_t(1) << (bpc - 1), 16, 32768,
@@ -283,8 +282,7 @@ TEST(IntegerAdmDwt, Scale0HandComputedFlatPlanes) {
   // a = (46342 * ((46342 * 127 + 128) >> 8) + 32768) >> 16 = (46342 * 22990 + 32768) >> 16 = 16257.
   for (auto [value, a_expected] : {std::pair{128u, 0}, {255u, 16257}}) {
     const Picture p = make_picture(8, 8, 8, std::vector<uint32_t>(64, value));
-    std::vector<int16_t> lo(11), hi(11), bh(4), bv(4), bd(4);
-    std::vector<int32_t> a(4);
+    std::vector<int16_t> lo(11), hi(11), bh(4), bv(4), bd(4), a(4);
     int16_t* band[3] = {bh.data(), bv.data(), bd.data()};
     for (int y = 0; y < 4; ++y) {
       dwt0_row(p.row<uint8_t>(0, 0), p.stride(0), 8, 8, 8, y, lo.data(), hi.data(), a.data(), band,

@@ -24,11 +24,10 @@ inline void pad_dwt_line(T* p, int n) {
   p[n + 1] = p[n - 2];
 }
 
-// Scale 0 from samples: row y of a (widened to int32), and band = {h, v, d}. lo/hi: scratch of
-// in_w + 3 values.
+// Scale 0 from samples: row y of a, and band = {h, v, d}. lo/hi: scratch of in_w + 3 values.
 template <class Pixel>
 inline void dwt0_row(const Pixel* plane, std::ptrdiff_t stride, int in_w, int in_h, int bitdepth, int y,
-                     int16_t* lo, int16_t* hi, int32_t* a, int16_t* const band[3], const RowKernels& k) {
+                     int16_t* lo, int16_t* hi, int16_t* a, int16_t* const band[3], const RowKernels& k) {
   const Pixel* rows[4];
   for (int t = 0; t < 4; ++t) rows[t] = plane + std::ptrdiff_t(dwt_source(2 * y - 1 + t, in_h)) * stride;
   if constexpr (sizeof(Pixel) == 1) k.dwt0_vertical_u8(rows, in_w, bitdepth, lo + 1, hi + 1);
@@ -38,23 +37,41 @@ inline void dwt0_row(const Pixel* plane, std::ptrdiff_t stride, int in_w, int in
   k.dwt0_horizontal(lo + 1, hi + 1, (in_w + 1) / 2, a, band[1], band[0], band[2]);
 }
 
-// RowKernels::dwt123 from a set's two passes: the vertical one into lo/hi (padded by one value
+// The scalar vertical pass of scales 1-3 over int16 or int32 rows (the reference's, and the vector
+// kernels' row tails).
+template <class In>
+void dwt_vertical_rows(const In* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi) {
+  for (int x = 0; x < n; ++x) {
+    int64_t l = 0, h = 0;
+    for (int t = 0; t < 4; ++t) {
+      l += int64_t(kLo[t]) * rows[t][x];
+      h += int64_t(kHi[t]) * rows[t][x];
+    }
+    lo[x] = int32_t((l + round) >> shift);
+    hi[x] = int32_t((h + round) >> shift);
+  }
+}
+
+// RowKernels::dwt123 / dwt1 from a set's two passes: the vertical one into lo/hi (padded by one value
 // before and two after), the horizontal one from them.
-template <auto Vertical, auto Horizontal>
-void dwt123_by_passes(const int32_t* const rows[4], int n, int scale, int32_t* lo, int32_t* hi, int32_t* a,
-                      int32_t* v, int32_t* h, int32_t* d) {
+template <auto Vertical, auto Horizontal, class In>
+void dwt123_by_passes(const In* const rows[4], int n, int scale, int32_t* lo, int32_t* hi, int32_t* a, int32_t* v,
+                      int32_t* h, int32_t* d) {
   Vertical(rows, n, kDwtVShift[scale], kDwtVRound[scale], lo + 1, hi + 1);
   pad_dwt_line(lo + 1, n);
   pad_dwt_line(hi + 1, n);
   Horizontal(lo + 1, hi + 1, (n + 1) / 2, kDwtHShift[scale], kDwtHRound[scale], a, v, h, d);
 }
 
-// Scales 1-3 from the previous a band (in_w x in_h, stride in_w). lo/hi: scratch of in_w + 3 values.
-inline void dwt123_row(int scale, const int32_t* plane, int in_w, int in_h, int y, int32_t* lo, int32_t* hi,
-                       int32_t* a, int32_t* const band[3], const RowKernels& k) {
-  const int32_t* rows[4];
+// Scales 1-3 from the previous a band (in_w x in_h, stride in_w; int16 for scale 1 in the pipeline).
+// lo/hi: scratch of in_w + 3 values.
+template <class In>
+inline void dwt123_row(int scale, const In* plane, int in_w, int in_h, int y, int32_t* lo, int32_t* hi, int32_t* a,
+                       int32_t* const band[3], const RowKernels& k) {
+  const In* rows[4];
   for (int t = 0; t < 4; ++t) rows[t] = plane + std::ptrdiff_t(dwt_source(2 * y - 1 + t, in_h)) * in_w;
-  k.dwt123(rows, in_w, scale, lo, hi, a, band[1], band[0], band[2]);
+  if constexpr (sizeof(In) == 2) k.dwt1(rows, in_w, scale, lo, hi, a, band[1], band[0], band[2]);
+  else k.dwt123(rows, in_w, scale, lo, hi, a, band[1], band[0], band[2]);
 }
 
 }  // namespace vqtwin::integer_adm

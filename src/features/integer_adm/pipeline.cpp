@@ -20,7 +20,8 @@ struct Workspace {
     // Padded by one cell on each side (index -1 and w hold the mirrored neighbours).
     std::vector<int32_t> mask_q, centre_q, box_q, mask_r, centre_r, box_r;
   };
-  std::vector<int32_t> a[2][2];  // [ping-pong buffer][ref, dis]
+  std::vector<int16_t> a0[2];    // scale 0's a band (scale 1's input) [ref, dis]
+  std::vector<int32_t> a[2][2];  // scales 1-3's, [ping-pong buffer][ref, dis]
   std::vector<int16_t> lo16, hi16;
   std::vector<int32_t> lo32, hi32;  // padded by 1 before and 2 after
   std::vector<int16_t> band16[2][3];
@@ -82,7 +83,8 @@ std::unique_ptr<Workspace, void (*)(Workspace*)> Computer::make_workspace() cons
   const std::size_t w0 = std::size_t(geometry_[0].w), h0 = std::size_t(geometry_[0].h);
   const std::size_t w1 = std::size_t(geometry_[1].w), h1 = std::size_t(geometry_[1].h);
   for (int img = 0; img < 2; ++img) {
-    ws->a[0][img].resize(w0 * h0);
+    ws->a0[img].resize(w0 * h0);
+    ws->a[0][img].resize(w1 * h1);
     ws->a[1][img].resize(w1 * h1);
     for (int t = 0; t < 3; ++t) {
       ws->band16[img][t].resize(w0);
@@ -106,8 +108,8 @@ std::unique_ptr<Workspace, void (*)(Workspace*)> Computer::make_workspace() cons
   return ws;
 }
 
-template <class T, class DwtRow>
-ScaleSums Computer::run_scale(int scale, DwtRow&& dwt_row, int32_t* const a_out[2], Workspace& ws,
+template <class T, class A, class DwtRow>
+ScaleSums Computer::run_scale(int scale, DwtRow&& dwt_row, A* const a_out[2], Workspace& ws,
                               const RowKernels& k) const {
   using B = Buffers<T>;
   constexpr bool kScale0 = sizeof(T) == 2;
@@ -240,14 +242,15 @@ FrameScores Computer::scores_of(const FrameSums& sums) const {
 FrameSums Computer::compute_sums(const Picture& ref, const Picture& dis, Workspace& ws, const RowKernels& k) const {
   FrameSums f;
   const Picture* pics[2] = {&ref, &dis};
-  int32_t* const a0[2] = {ws.a[0][0].data(), ws.a[0][1].data()};
-  int32_t* const a1[2] = {ws.a[1][0].data(), ws.a[1][1].data()};
+  int16_t* const a0[2] = {ws.a0[0].data(), ws.a0[1].data()};
+  int32_t* const a1[2] = {ws.a[0][0].data(), ws.a[0][1].data()};
+  int32_t* const a2[2] = {ws.a[1][0].data(), ws.a[1][1].data()};
   int16_t* lo16 = ws.lo16.data();
   int16_t* hi16 = ws.hi16.data();
   if (bitdepth_ == 8) {
     f.scale[0] = run_scale<int16_t>(
         0,
-        [&](int img, int y, int32_t* a, int16_t* const band[3]) {
+        [&](int img, int y, int16_t* a, int16_t* const band[3]) {
           dwt0_row(pics[img]->row<uint8_t>(0, 0), pics[img]->stride(0), width_, height_, 8, y, lo16, hi16, a, band,
                    k);
         },
@@ -255,16 +258,22 @@ FrameSums Computer::compute_sums(const Picture& ref, const Picture& dis, Workspa
   } else {
     f.scale[0] = run_scale<int16_t>(
         0,
-        [&](int img, int y, int32_t* a, int16_t* const band[3]) {
+        [&](int img, int y, int16_t* a, int16_t* const band[3]) {
           dwt0_row(pics[img]->row<uint16_t>(0, 0), pics[img]->stride(0), width_, height_, bitdepth_, y, lo16, hi16,
                    a, band, k);
         },
         a0, ws, k);
   }
-  // Scales 1-3 read the previous a band and write the other buffer (ping-pong).
-  for (int s = 1; s < 4; ++s) {
-    int32_t* const* in = (s % 2 == 1) ? a0 : a1;
-    int32_t* const* out = (s % 2 == 1) ? a1 : a0;
+  // Scale 1 reads scale 0's int16 a band; scales 2 and 3 the previous int32 one (ping-pong).
+  f.scale[1] = run_scale<int32_t>(
+      1,
+      [&](int img, int y, int32_t* a, int32_t* const band[3]) {
+        dwt123_row(1, a0[img], in_w_[1], in_h_[1], y, ws.lo32.data(), ws.hi32.data(), a, band, k);
+      },
+      a1, ws, k);
+  for (int s = 2; s < 4; ++s) {
+    int32_t* const* in = s == 2 ? a1 : a2;
+    int32_t* const* out = s == 2 ? a2 : a1;
     f.scale[s] = run_scale<int32_t>(
         s,
         [&](int img, int y, int32_t* a, int32_t* const band[3]) {

@@ -14,8 +14,8 @@ struct RowKernels {
   void (*dwt0_vertical_u8)(const uint8_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi);
   void (*dwt0_vertical_u16)(const uint16_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi);
   // DWT, scale 0, horizontal pass: lo/hi are padded rows (lo[-1], lo[n], lo[n+1] hold the mirrored
-  // samples), n_out outputs: a (widened to int32 for the next scale), v, h, d.
-  void (*dwt0_horizontal)(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h,
+  // samples), n_out outputs: a (scale 1's input), v, h, d.
+  void (*dwt0_horizontal)(const int16_t* lo, const int16_t* hi, int n_out, int16_t* a, int16_t* v, int16_t* h,
                           int16_t* d);
   // DWT, scales 1-3, one pass: int64 sums, rounded by (round, shift), stored as int32 (the passes of
   // dwt123 in the scalar and AVX2 sets, and their tails).
@@ -27,6 +27,9 @@ struct RowKernels {
   // (n + 1) / 2 outputs a, v, h, d.
   void (*dwt123)(const int32_t* const rows[4], int n, int scale, int32_t* lo, int32_t* hi, int32_t* a, int32_t* v,
                  int32_t* h, int32_t* d);
+  // The same from int16 rows: scale 1, whose input is scale 0's a band (int16, half the memory).
+  void (*dwt1)(const int16_t* const rows[4], int n, int scale, int32_t* lo, int32_t* hi, int32_t* a, int32_t* v,
+               int32_t* h, int32_t* d);
 
   // Decouple over columns [x0, x1): restored (rst) and additive (q) parts of the dis bands.
   void (*decouple0)(const int16_t* const ref[3], const int16_t* const dis[3], int x0, int x1, double egl,

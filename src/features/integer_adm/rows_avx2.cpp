@@ -110,7 +110,7 @@ ADM_AVX2 void dwt0_vertical_u16(const uint16_t* const rows[4], int n, int bitdep
 
 // Output k reads p[2k-1 .. 2k+2]: the int16 pairs (p[2k-1], p[2k]) and (p[2k+1], p[2k+2]) are the
 // 32-bit lanes of loads at p - 1 and p + 1, so two madds give 8 outputs.
-ADM_AVX2 void dwt0_horizontal(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h,
+ADM_AVX2 void dwt0_horizontal(const int16_t* lo, const int16_t* hi, int n_out, int16_t* a, int16_t* v, int16_t* h,
                                    int16_t* d) {
   const __m256i lo01 = pair(kLo[0], kLo[1]), lo23 = pair(kLo[2], kLo[3]);
   const __m256i hi01 = pair(kHi[0], kHi[1]), hi23 = pair(kHi[2], kHi[3]);
@@ -125,7 +125,7 @@ ADM_AVX2 void dwt0_horizontal(const int16_t* lo, const int16_t* hi, int n_out, i
   for (; k + 8 <= n_out; k += 8) {
     const int16_t* pl = lo + 2 * k;
     const int16_t* ph = hi + 2 * k;
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + k), filt(pl, lo01, lo23));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(a + k), narrow16(filt(pl, lo01, lo23)));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(v + k), narrow16(filt(pl, hi01, hi23)));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(h + k), narrow16(filt(ph, lo01, lo23)));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(d + k), narrow16(filt(ph, hi01, hi23)));
@@ -560,6 +560,37 @@ ADM_AVX2 void dwt_vertical(const int32_t* const rows[4], int n, int shift, int64
   }
 }
 
+// From int16 rows (scale 1): every 4-tap sum is below 54822 * 2^15 < 2^31, so the madd sums are
+// exact in int32 and so is adding the rounding term (< 2^16) and the arithmetic shift.
+ADM_AVX2 void dwt_vertical16(const int16_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi) {
+  const __m128i sh = _mm_cvtsi32_si128(shift);
+  const __m256i r = _mm256_set1_epi32(int32_t(round));
+  const __m256i lo01 = pair(kLo[0], kLo[1]), lo23 = pair(kLo[2], kLo[3]);
+  const __m256i hi01 = pair(kHi[0], kHi[1]), hi23 = pair(kHi[2], kHi[3]);
+  auto ld16 = [](const int16_t* p) ADM_AVX2 { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
+  // unpacklo / unpackhi hold columns 0-3, 8-11 / 4-7, 12-15: permute2x128 restores the order.
+  auto store = [](int32_t* p, __m256i a, __m256i b) ADM_AVX2 {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_permute2x128_si256(a, b, 0x20));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 8), _mm256_permute2x128_si256(a, b, 0x31));
+  };
+  int x = 0;
+  for (; x + 16 <= n; x += 16) {
+    const __m256i s0 = ld16(rows[0] + x), s1 = ld16(rows[1] + x), s2 = ld16(rows[2] + x), s3 = ld16(rows[3] + x);
+    const __m256i a01 = _mm256_unpacklo_epi16(s0, s1), b01 = _mm256_unpackhi_epi16(s0, s1);
+    const __m256i a23 = _mm256_unpacklo_epi16(s2, s3), b23 = _mm256_unpackhi_epi16(s2, s3);
+    auto filt = [&](__m256i x01, __m256i x23, __m256i c01, __m256i c23) ADM_AVX2 {
+      const __m256i s = _mm256_add_epi32(_mm256_madd_epi16(x01, c01), _mm256_madd_epi16(x23, c23));
+      return _mm256_sra_epi32(_mm256_add_epi32(s, r), sh);
+    };
+    store(lo + x, filt(a01, a23, lo01, lo23), filt(b01, b23, lo01, lo23));
+    store(hi + x, filt(a01, a23, hi01, hi23), filt(b01, b23, hi01, hi23));
+  }
+  if (x < n) {
+    const int16_t* tail[4] = {rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x};
+    dwt_vertical_rows(tail, n - x, shift, round, lo + x, hi + x);
+  }
+}
+
 namespace {
 
 // Taps of outputs k..k+3: p[2k-1 + t], split from two loads into even / odd positions.
@@ -603,7 +634,8 @@ void init_avx2(RowKernels& k) {
   k.den0 = den0;
   k.dwt_vertical = dwt_vertical;
   k.dwt_horizontal = dwt_horizontal;
-  k.dwt123 = dwt123_by_passes<dwt_vertical, dwt_horizontal>;
+  k.dwt123 = dwt123_by_passes<dwt_vertical, dwt_horizontal, int32_t>;
+  k.dwt1 = dwt123_by_passes<dwt_vertical16, dwt_horizontal, int16_t>;
   k.decouple123 = decouple123;
   k.csf123 = csf123;
   k.cm123 = cm123;

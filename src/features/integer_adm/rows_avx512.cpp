@@ -224,14 +224,30 @@ ADM_AVX512 inline void pad_halves(const HalvesLine& p, int n) {
   }
 }
 
-// 32 int32 results (two vectors) stored as their halves at column x.
-ADM_AVX512 inline void store_halves(const HalvesLine& p, int x, __m512i v0, __m512i v1) {
-  alignas(64) static constexpr int16_t kEven[32] = {0,  2,  4,  6,  8,  10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
-                                                    32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62};
-  const __m512i even = _mm512_load_si512(kEven), odd = _mm512_add_epi16(even, _mm512_set1_epi16(1));
+// 32 int32 results (two vectors) stored as their halves at column x; column c's value is int32
+// element order[c] of (v0, v1) (0..15 in v0, 16..31 in v1).
+struct HalvesOrder {
+  alignas(64) int16_t low_word[32];  // permutex2var_epi16 index of each column's low half
+};
+constexpr HalvesOrder halves_order(const int (&order)[32]) {
+  HalvesOrder o{};
+  for (int c = 0; c < 32; ++c) o.low_word[c] = int16_t(2 * order[c]);
+  return o;
+}
+inline constexpr int kInOrder[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+// unpacklo / unpackhi of 32 int16 columns: per 128-bit lane j, v0 holds columns 8j..8j+3 and v1
+// columns 8j+4..8j+7.
+inline constexpr int kUnpackOrder[32] = {0,  1,  2,  3,  16, 17, 18, 19, 4,  5,  6,  7,  20, 21, 22, 23,
+                                         8,  9,  10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31};
+inline constexpr HalvesOrder kHalvesInOrder = halves_order(kInOrder);
+inline constexpr HalvesOrder kHalvesUnpackOrder = halves_order(kUnpackOrder);
+
+ADM_AVX512 inline void store_halves(const HalvesLine& p, int x, __m512i v0, __m512i v1, const HalvesOrder& order) {
+  const __m512i low = _mm512_load_si512(order.low_word), high = _mm512_add_epi16(low, _mm512_set1_epi16(1));
   _mm512_storeu_si512(p.l + x,
-                      _mm512_xor_si512(_mm512_permutex2var_epi16(v0, even, v1), _mm512_set1_epi16(int16_t(0x8000))));
-  _mm512_storeu_si512(p.h + x, _mm512_permutex2var_epi16(v0, odd, v1));
+                      _mm512_xor_si512(_mm512_permutex2var_epi16(v0, low, v1), _mm512_set1_epi16(int16_t(0x8000))));
+  _mm512_storeu_si512(p.h + x, _mm512_permutex2var_epi16(v0, high, v1));
 }
 
 // Vertical pass of 16 columns at x: the low- and high-pass results.
@@ -254,21 +270,24 @@ ADM_AVX512 inline __m512i horizontal_halves16(const HalvesLine& p, int k, const 
   return halves_result(hsum, lsum, c_const, r);
 }
 
-ADM_AVX512 void dwt123_avx512(const int32_t* const rows[4], int n, int scale, int32_t* lo, int32_t* hi, int32_t* a,
-                              int32_t* v, int32_t* h, int32_t* d) {
-  // Narrow rows (only the last scales of small frames): the AVX2 passes.
-  if (n < 32) return dwt123_by_passes<dwt_vertical, dwt_horizontal>(rows, n, scale, lo, hi, a, v, h, d);
-  // Each scratch line of n + 3 int32 holds the two int16 halves of n + 3 values.
-  const HalvesLine pl = {reinterpret_cast<int16_t*>(lo) + 1, reinterpret_cast<int16_t*>(lo) + n + 4};
-  const HalvesLine ph = {reinterpret_cast<int16_t*>(hi) + 1, reinterpret_cast<int16_t*>(hi) + n + 4};
-  const HalvesRound vr = halves_round(kDwtVShift[scale], kDwtVRound[scale]);
-  for (int x = 0; x < n; x = next_step(x, 32, n)) {
-    __m512i lo0, hi0, lo1, hi1;
-    vertical_halves16(rows, x, vr, lo0, hi0);
-    vertical_halves16(rows, x + 16, vr, lo1, hi1);
-    store_halves(pl, x, lo0, lo1);
-    store_halves(ph, x, hi0, hi1);
-  }
+// Vertical pass of 32 int16 columns at x (scale 1): the 4-tap sums are below 54822 * 2^15 < 2^31,
+// exact madd sums, and so is the rounding (as dwt_vertical16 of AVX2).
+ADM_AVX512 inline void vertical16_rows32(const int16_t* const rows[4], int x, int shift, int64_t round,
+                                         const HalvesLine& pl, const HalvesLine& ph) {
+  __m512i s[4];
+  for (int t = 0; t < 4; ++t) s[t] = _mm512_loadu_si512(rows[t] + x);
+  const __m512i a01 = _mm512_unpacklo_epi16(s[0], s[1]), b01 = _mm512_unpackhi_epi16(s[0], s[1]);
+  const __m512i a23 = _mm512_unpacklo_epi16(s[2], s[3]), b23 = _mm512_unpackhi_epi16(s[2], s[3]);
+  const __m128i sh = _mm_cvtsi32_si128(shift);
+  const __m512i r = _mm512_set1_epi32(int32_t(round));
+  auto rounded = [&](__m512i sum) ADM_AVX512 { return _mm512_sra_epi32(_mm512_add_epi32(sum, r), sh); };
+  store_halves(pl, x, rounded(madd4(a01, a23, kLo)), rounded(madd4(b01, b23, kLo)), kHalvesUnpackOrder);
+  store_halves(ph, x, rounded(madd4(a01, a23, kHi)), rounded(madd4(b01, b23, kHi)), kHalvesUnpackOrder);
+}
+
+// The horizontal pass from the two lines' halves (filled for columns 0..n-1, n >= 32).
+ADM_AVX512 void horizontal_halves_row(const HalvesLine& pl, const HalvesLine& ph, int n, int scale, int32_t* a,
+                                      int32_t* v, int32_t* h, int32_t* d) {
   pad_halves(pl, n);
   pad_halves(ph, n);
   const HalvesRound hr = halves_round(kDwtHShift[scale], kDwtHRound[scale]);
@@ -279,6 +298,36 @@ ADM_AVX512 void dwt123_avx512(const int32_t* const rows[4], int n, int scale, in
     _mm512_storeu_si512(h + k, horizontal_halves16(ph, k, kLo, hr.c_lo, hr));
     _mm512_storeu_si512(d + k, horizontal_halves16(ph, k, kHi, hr.c_hi, hr));
   }
+}
+
+// Each scratch line of n + 3 int32 holds the two int16 halves of n + 3 values.
+inline HalvesLine halves_line(int32_t* scratch, int n) {
+  return {reinterpret_cast<int16_t*>(scratch) + 1, reinterpret_cast<int16_t*>(scratch) + n + 4};
+}
+
+ADM_AVX512 void dwt123_avx512(const int32_t* const rows[4], int n, int scale, int32_t* lo, int32_t* hi, int32_t* a,
+                              int32_t* v, int32_t* h, int32_t* d) {
+  // Narrow rows (only the last scales of small frames): the AVX2 passes.
+  if (n < 32) return dwt123_by_passes<dwt_vertical, dwt_horizontal>(rows, n, scale, lo, hi, a, v, h, d);
+  const HalvesLine pl = halves_line(lo, n), ph = halves_line(hi, n);
+  const HalvesRound vr = halves_round(kDwtVShift[scale], kDwtVRound[scale]);
+  for (int x = 0; x < n; x = next_step(x, 32, n)) {
+    __m512i lo0, hi0, lo1, hi1;
+    vertical_halves16(rows, x, vr, lo0, hi0);
+    vertical_halves16(rows, x + 16, vr, lo1, hi1);
+    store_halves(pl, x, lo0, lo1, kHalvesInOrder);
+    store_halves(ph, x, hi0, hi1, kHalvesInOrder);
+  }
+  horizontal_halves_row(pl, ph, n, scale, a, v, h, d);
+}
+
+ADM_AVX512 void dwt1_avx512(const int16_t* const rows[4], int n, int scale, int32_t* lo, int32_t* hi, int32_t* a,
+                            int32_t* v, int32_t* h, int32_t* d) {
+  if (n < 32) return dwt123_by_passes<dwt_vertical16, dwt_horizontal>(rows, n, scale, lo, hi, a, v, h, d);
+  const HalvesLine pl = halves_line(lo, n), ph = halves_line(hi, n);
+  for (int x = 0; x < n; x = next_step(x, 32, n))
+    vertical16_rows32(rows, x, kDwtVShift[scale], kDwtVRound[scale], pl, ph);
+  horizontal_halves_row(pl, ph, n, scale, a, v, h, d);
 }
 
 // ---- contrast masking, 16 columns: native 64-bit arithmetic shifts for the cube terms ----
@@ -446,7 +495,7 @@ ADM_AVX512 inline __m512i dwt0_filter16(const int16_t* p, __m512i c01, __m512i c
   return _mm512_srai_epi32(_mm512_add_epi32(s, round), 16);
 }
 
-ADM_AVX512 void dwt0_horizontal_avx512(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h,
+ADM_AVX512 void dwt0_horizontal_avx512(const int16_t* lo, const int16_t* hi, int n_out, int16_t* a, int16_t* v, int16_t* h,
                                        int16_t* d) {
   const __m512i lo01 = pair512(kLo[0], kLo[1]), lo23 = pair512(kLo[2], kLo[3]);
   const __m512i hi01 = pair512(kHi[0], kHi[1]), hi23 = pair512(kHi[2], kHi[3]);
@@ -455,7 +504,7 @@ ADM_AVX512 void dwt0_horizontal_avx512(const int16_t* lo, const int16_t* hi, int
   for (; k + 16 <= n_out; k += 16) {
     const int16_t* pl = lo + 2 * k;
     const int16_t* ph = hi + 2 * k;
-    _mm512_storeu_si512(a + k, dwt0_filter16(pl, lo01, lo23, round));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + k), _mm512_cvtepi32_epi16(dwt0_filter16(pl, lo01, lo23, round)));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(v + k), _mm512_cvtepi32_epi16(dwt0_filter16(pl, hi01, hi23, round)));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(h + k), _mm512_cvtepi32_epi16(dwt0_filter16(ph, lo01, lo23, round)));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + k), _mm512_cvtepi32_epi16(dwt0_filter16(ph, hi01, hi23, round)));
@@ -534,6 +583,7 @@ void init_avx512(RowKernels& k) {
   k.cm0 = cm0_avx512;
   k.cm123 = cm123_avx512;
   k.dwt123 = dwt123_avx512;
+  k.dwt1 = dwt1_avx512;
   k.decouple123 = decouple123_avx512;
   k.den0 = den0_avx512;
   k.den123 = den123_avx512;

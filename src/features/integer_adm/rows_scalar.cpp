@@ -27,7 +27,7 @@ void dwt0_vertical(const Pixel* const rows[4], int n, int bitdepth, int16_t* lo,
   }
 }
 
-void dwt0_horizontal(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h,
+void dwt0_horizontal(const int16_t* lo, const int16_t* hi, int n_out, int16_t* a, int16_t* v, int16_t* h,
                      int16_t* d) {
   for (int k = 0; k < n_out; ++k) {
     int32_t sa = 0, sv = 0, sh = 0, sd = 0;
@@ -42,18 +42,6 @@ void dwt0_horizontal(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a
     v[k] = int16_t((sv + 32768) >> 16);
     h[k] = int16_t((sh + 32768) >> 16);
     d[k] = int16_t((sd + 32768) >> 16);
-  }
-}
-
-void dwt_vertical(const int32_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi) {
-  for (int x = 0; x < n; ++x) {
-    int64_t l = 0, h = 0;
-    for (int t = 0; t < 4; ++t) {
-      l += int64_t(kLo[t]) * rows[t][x];
-      h += int64_t(kHi[t]) * rows[t][x];
-    }
-    lo[x] = int32_t((l + round) >> shift);
-    hi[x] = int32_t((h + round) >> shift);
   }
 }
 
@@ -165,9 +153,10 @@ constexpr RowKernels kScalar = {
     .dwt0_vertical_u8 = dwt0_vertical<uint8_t>,
     .dwt0_vertical_u16 = dwt0_vertical<uint16_t>,
     .dwt0_horizontal = dwt0_horizontal,
-    .dwt_vertical = dwt_vertical,
+    .dwt_vertical = dwt_vertical_rows<int32_t>,
     .dwt_horizontal = dwt_horizontal,
-    .dwt123 = dwt123_by_passes<dwt_vertical, dwt_horizontal>,
+    .dwt123 = dwt123_by_passes<dwt_vertical_rows<int32_t>, dwt_horizontal, int32_t>,
+    .dwt1 = dwt123_by_passes<dwt_vertical_rows<int16_t>, dwt_horizontal, int16_t>,
     .decouple0 = decouple0,
     .decouple123 = decouple123,
     .csf0 = csf0,

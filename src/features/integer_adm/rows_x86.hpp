@@ -23,8 +23,9 @@ inline bool fits_int32_factors(const uint32_t r[3]) {
 
 // The AVX2 kernels (rows_avx2.cpp), with RowKernels' signatures.
 void dwt0_vertical_u8(const uint8_t* const rows[4], int n, int bitdepth, int16_t* lo, int16_t* hi);
-void dwt0_horizontal(const int16_t* lo, const int16_t* hi, int n_out, int32_t* a, int16_t* v, int16_t* h, int16_t* d);
+void dwt0_horizontal(const int16_t* lo, const int16_t* hi, int n_out, int16_t* a, int16_t* v, int16_t* h, int16_t* d);
 void dwt_vertical(const int32_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi);
+void dwt_vertical16(const int16_t* const rows[4], int n, int shift, int64_t round, int32_t* lo, int32_t* hi);
 void dwt_horizontal(const int32_t* lo, const int32_t* hi, int n_out, int shift, int64_t round, int32_t* a, int32_t* v,
                     int32_t* h, int32_t* d);
 void csf0(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask, int32_t* centre);
