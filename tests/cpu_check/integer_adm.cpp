@@ -106,7 +106,7 @@ TEST(IntegerAdm, DwtRowsEqualTheReference) {
   });
 }
 
-// Scale 0 decouple on every int16 ref value (the SIMD gain computes DIV[|o|] instead of reading it).
+// Scale 0 decouple on every int16 ref value (the SIMD gains compute DIV[|o|] or take cases by |t| vs |o|).
 TEST(IntegerAdm, Decouple0EqualsTheReferenceOnEveryRefValue) {
   constexpr int n = 65536;
   std::mt19937 rng(seed() + 77);
@@ -116,7 +116,10 @@ TEST(IntegerAdm, Decouple0EqualsTheReferenceOnEveryRefValue) {
     t[i].resize(n);
     for (int x = 0; x < n; ++x) {
       o[i][x] = int16_t(x - 32768 + i * 4099);
-      t[i][x] = x % 3 == 0 ? o[i][x] : int16_t(rng());
+      // t = o, o + 1 and their negations are the edges of the gain's cases (k = 2^15 beyond |t| = |o|).
+      const int step = x % 6;
+      t[i][x] = step == 0 ? o[i][x] : step == 1 ? int16_t(o[i][x] + 1) : step == 2 ? int16_t(-o[i][x])
+              : step == 3 ? int16_t(-(o[i][x] + 1)) : int16_t(rng());
     }
   }
   const int16_t* ref[3] = {o[0].data(), o[1].data(), o[2].data()};
