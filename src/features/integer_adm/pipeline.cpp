@@ -1,5 +1,6 @@
 #include "features/integer_adm/pipeline.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -26,7 +27,7 @@ struct Workspace {
   std::vector<int32_t> lo32, hi32;  // padded by 1 before and 2 after
   std::vector<int16_t> band16[2][3];
   std::vector<int32_t> band32[2][3];
-  Slot slot[3];
+  Slot slot[2][3];  // the rings of scale 0 and of scales 1-3 (scales 0 and 1 run interleaved)
 };
 
 namespace {
@@ -96,7 +97,8 @@ std::unique_ptr<Workspace, void (*)(Workspace*)> Computer::make_workspace() cons
   ws->hi16.resize(line);
   ws->lo32.resize(line);
   ws->hi32.resize(line);
-  for (auto& s : ws->slot) {
+  for (auto& ring : ws->slot)
+  for (auto& s : ring) {
     for (int t = 0; t < 3; ++t) {
       s.rst16[t].resize(w0);
       s.q16[t].resize(w0);
@@ -108,95 +110,125 @@ std::unique_ptr<Workspace, void (*)(Workspace*)> Computer::make_workspace() cons
   return ws;
 }
 
+namespace {
+
+// One scale's pass, streamed: row(y) computes DWT row y and every sum it completes (its denominator
+// row, its decouple / CSF row, the masked row before it), so a caller can interleave two scales
+// (scale 1 reads scale 0's a rows while they are in cache); finish() gives the sums. `slots` is the
+// scale's ring of three decouple / CSF rows.
 template <class T, class A, class DwtRow>
-ScaleSums Computer::run_scale(int scale, DwtRow&& dwt_row, A* const a_out[2], Workspace& ws,
-                              const RowKernels& k) const {
-  using B = Buffers<T>;
-  constexpr bool kScale0 = sizeof(T) == 2;
-  const ScaleGeometry& g = geometry_[scale];
-  const int w = g.w, h = g.h;
-  const Rect& pool = g.pool;
-  const Rect& need = g.needed;
-  const bool lowpass_only = scale == 0 && settings_.skip_scale0;
-  const bool aim = !settings_.skip_aim;
-  const double egl = settings_.enhn_gain_limit;
-  ScaleSums out;
-  const uint16_t* r0 = factors_.r0;
-  const uint32_t* rs = factors_.rs[scale];
-
-  T* band[2][3];
-  for (int img = 0; img < 2; ++img)
-    for (int t = 0; t < 3; ++t) band[img][t] = B::band(ws, img, t).data();
-
-  int64_t* num_acc = out.num;
-  int64_t* aim_acc = out.aim;
-  uint64_t* den_acc = out.den;
-
-  auto slot_rows = [&](Workspace::Slot& s, T* rst[3], T* q[3]) {
-    for (int t = 0; t < 3; ++t) {
-      rst[t] = B::rst(s, t).data();
-      q[t] = B::q(s, t).data();
+class ScaleRun {
+ public:
+  ScaleRun(const Computer& c, int scale, DwtRow dwt_row, A* const a_out[2], Workspace& ws, Workspace::Slot* slots,
+           const RowKernels& k)
+      : g_(c.geometry(scale)),
+        dwt_row_(dwt_row),
+        slots_(slots),
+        k_(k),
+        lowpass_only_(scale == 0 && c.settings().skip_scale0),
+        aim_(!c.settings().skip_aim),
+        egl_(c.settings().enhn_gain_limit),
+        r0_(c.factors().r0),
+        rs_(c.factors().rs[scale]) {
+    for (int img = 0; img < 2; ++img) {
+      a_out_[img] = a_out[img];
+      for (int t = 0; t < 3; ++t) band_[img][t] = B::band(ws, img, t).data();
     }
-  };
-  auto csf = [&](T* const p[3], int32_t* mask, int32_t* centre) {
-    if constexpr (kScale0) k.csf0(p, need.left, need.right, r0, mask, centre);
-    else k.csf123(p, need.left, need.right, rs, mask, centre);
-  };
-  // Decouple and CSF of band row y into its ring slot.
-  auto prepare = [&](int y) {
-    Workspace::Slot& s = ws.slot[y % 3];
-    T *rst[3], *q[3];
-    slot_rows(s, rst, q);
-    if constexpr (kScale0) k.decouple0(band[0], band[1], need.left, need.right, egl, rst, q);
-    else k.decouple123(band[0], band[1], need.left, need.right, egl, rst, q);
-    csf(q, s.mask_q.data() + 1, s.centre_q.data() + 1);
-    box_sums(s.mask_q.data() + 1, s.box_q.data() + 1, pool, w);
-    if (aim) {
-      csf(rst, s.mask_r.data() + 1, s.centre_r.data() + 1);
-      box_sums(s.mask_r.data() + 1, s.box_r.data() + 1, pool, w);
-    }
-  };
-  auto masked_row = [&](T* const src[3], const int32_t* up, const int32_t* mid, const int32_t* down,
-                        const int32_t* mask, const int32_t* centre, int64_t acc[3]) {
-    int64_t sums[3] = {0, 0, 0};
-    if constexpr (kScale0)
-      k.cm0(src, up + 1, mid + 1, down + 1, mask + 1, centre + 1, pool.left, pool.right, r0, g.cube_shift,
-            g.cube_round, sums);
-    else
-      k.cm123(src, up + 1, mid + 1, down + 1, mask + 1, centre + 1, pool.left, pool.right, rs, g.cube_shift[0],
-              g.cube_round[0], sums);
-    for (int t = 0; t < 3; ++t) acc[t] += (sums[t] + g.row_round) >> g.row_shift;  // per-row rounding
-  };
-  // The contrast-masked sums of pool row i (its neighbour rows are prepared).
-  auto process = [&](int i) {
-    Workspace::Slot& up = ws.slot[mask_before(i) % 3];
-    Workspace::Slot& mid = ws.slot[i % 3];
-    Workspace::Slot& down = ws.slot[mask_after(i, h) % 3];
-    T *rst[3], *q[3];
-    slot_rows(mid, rst, q);
-    masked_row(rst, up.box_q.data(), mid.box_q.data(), down.box_q.data(), mid.mask_q.data(), mid.centre_q.data(),
-               num_acc);
-    if (aim)
-      masked_row(q, up.box_r.data(), mid.box_r.data(), down.box_r.data(), mid.mask_r.data(), mid.centre_r.data(),
-                 aim_acc);
-  };
+  }
 
-  for (int y = 0; y < h; ++y) {
-    for (int img = 0; img < 2; ++img) dwt_row(img, y, a_out[img] + std::size_t(y) * std::size_t(w), band[img]);
-    if (lowpass_only) continue;
+  void row(int y) {
+    const Rect& pool = g_.pool;
+    const Rect& need = g_.needed;
+    for (int img = 0; img < 2; ++img) dwt_row_(img, y, a_out_[img] + std::size_t(y) * std::size_t(g_.w), band_[img]);
+    if (lowpass_only_) return;
     if (y >= pool.top && y < pool.bottom) {
       uint64_t sums[3] = {0, 0, 0};
-      if constexpr (kScale0) k.den0(band[0], pool.left, pool.right, sums);
-      else k.den123(band[0], pool.left, pool.right, g.den_sq_shift, g.den_cube_shift, g.den_cube_round, sums);
-      for (int t = 0; t < 3; ++t) den_acc[t] += (sums[t] + g.den_row_round) >> g.den_row_shift;
+      if constexpr (kScale0) k_.den0(band_[0], pool.left, pool.right, sums);
+      else k_.den123(band_[0], pool.left, pool.right, g_.den_sq_shift, g_.den_cube_shift, g_.den_cube_round, sums);
+      for (int t = 0; t < 3; ++t) out_.den[t] += (sums[t] + g_.den_row_round) >> g_.den_row_shift;
     }
     if (y >= need.top && y < need.bottom) prepare(y);
     if (y - 1 >= pool.top && y - 1 < pool.bottom) process(y - 1);
   }
-  if (lowpass_only) return out;
-  if (pool.bottom == h) process(h - 1);
-  return out;
+
+  ScaleSums finish() {
+    if (!lowpass_only_ && g_.pool.bottom == g_.h) process(g_.h - 1);
+    return out_;
+  }
+
+ private:
+  using B = Buffers<T>;
+  static constexpr bool kScale0 = sizeof(T) == 2;
+
+  void slot_rows(Workspace::Slot& s, T* rst[3], T* q[3]) const {
+    for (int t = 0; t < 3; ++t) {
+      rst[t] = B::rst(s, t).data();
+      q[t] = B::q(s, t).data();
+    }
+  }
+  void csf(T* const p[3], int32_t* mask, int32_t* centre) const {
+    if constexpr (kScale0) k_.csf0(p, g_.needed.left, g_.needed.right, r0_, mask, centre);
+    else k_.csf123(p, g_.needed.left, g_.needed.right, rs_, mask, centre);
+  }
+  // Decouple and CSF of band row y into its ring slot.
+  void prepare(int y) {
+    Workspace::Slot& s = slots_[y % 3];
+    T *rst[3], *q[3];
+    slot_rows(s, rst, q);
+    if constexpr (kScale0) k_.decouple0(band_[0], band_[1], g_.needed.left, g_.needed.right, egl_, rst, q);
+    else k_.decouple123(band_[0], band_[1], g_.needed.left, g_.needed.right, egl_, rst, q);
+    csf(q, s.mask_q.data() + 1, s.centre_q.data() + 1);
+    box_sums(s.mask_q.data() + 1, s.box_q.data() + 1, g_.pool, g_.w);
+    if (aim_) {
+      csf(rst, s.mask_r.data() + 1, s.centre_r.data() + 1);
+      box_sums(s.mask_r.data() + 1, s.box_r.data() + 1, g_.pool, g_.w);
+    }
+  }
+  void masked_row(T* const src[3], const int32_t* up, const int32_t* mid, const int32_t* down, const int32_t* mask,
+                  const int32_t* centre, int64_t acc[3]) const {
+    int64_t sums[3] = {0, 0, 0};
+    if constexpr (kScale0)
+      k_.cm0(src, up + 1, mid + 1, down + 1, mask + 1, centre + 1, g_.pool.left, g_.pool.right, r0_, g_.cube_shift,
+             g_.cube_round, sums);
+    else
+      k_.cm123(src, up + 1, mid + 1, down + 1, mask + 1, centre + 1, g_.pool.left, g_.pool.right, rs_,
+               g_.cube_shift[0], g_.cube_round[0], sums);
+    for (int t = 0; t < 3; ++t) acc[t] += (sums[t] + g_.row_round) >> g_.row_shift;  // per-row rounding
+  }
+  // The contrast-masked sums of pool row i (its neighbour rows are prepared).
+  void process(int i) {
+    Workspace::Slot& up = slots_[mask_before(i) % 3];
+    Workspace::Slot& mid = slots_[i % 3];
+    Workspace::Slot& down = slots_[mask_after(i, g_.h) % 3];
+    T *rst[3], *q[3];
+    slot_rows(mid, rst, q);
+    masked_row(rst, up.box_q.data(), mid.box_q.data(), down.box_q.data(), mid.mask_q.data(), mid.centre_q.data(),
+               out_.num);
+    if (aim_)
+      masked_row(q, up.box_r.data(), mid.box_r.data(), down.box_r.data(), mid.mask_r.data(), mid.centre_r.data(),
+                 out_.aim);
+  }
+
+  const ScaleGeometry& g_;
+  DwtRow dwt_row_;
+  Workspace::Slot* slots_;
+  const RowKernels& k_;
+  const bool lowpass_only_, aim_;
+  const double egl_;
+  const uint16_t* r0_;
+  const uint32_t* rs_;
+  A* a_out_[2];
+  T* band_[2][3];
+  ScaleSums out_;
+};
+
+template <class T, class A, class DwtRow>
+ScaleRun<T, A, DwtRow> scale_run(const Computer& c, int scale, DwtRow dwt_row, A* const a_out[2], Workspace& ws,
+                                 Workspace::Slot* slots, const RowKernels& k) {
+  return ScaleRun<T, A, DwtRow>(c, scale, dwt_row, a_out, ws, slots, k);
 }
+
+}  // namespace
 
 ScaleScores Computer::scale_scores(int scale, const ScaleSums& sums) const {
   // With adm_skip_scale0, scale 0 is only the low-pass band for scale 1.
@@ -247,39 +279,44 @@ FrameSums Computer::compute_sums(const Picture& ref, const Picture& dis, Workspa
   int32_t* const a2[2] = {ws.a[1][0].data(), ws.a[1][1].data()};
   int16_t* lo16 = ws.lo16.data();
   int16_t* hi16 = ws.hi16.data();
-  if (bitdepth_ == 8) {
-    f.scale[0] = run_scale<int16_t>(
-        0,
-        [&](int img, int y, int16_t* a, int16_t* const band[3]) {
-          dwt0_row(pics[img]->row<uint8_t>(0, 0), pics[img]->stride(0), width_, height_, 8, y, lo16, hi16, a, band,
-                   k);
-        },
-        a0, ws, k);
-  } else {
-    f.scale[0] = run_scale<int16_t>(
-        0,
-        [&](int img, int y, int16_t* a, int16_t* const band[3]) {
-          dwt0_row(pics[img]->row<uint16_t>(0, 0), pics[img]->stride(0), width_, height_, bitdepth_, y, lo16, hi16,
-                   a, band, k);
-        },
-        a0, ws, k);
-  }
-  // Scale 1 reads scale 0's int16 a band; scales 2 and 3 the previous int32 one (ping-pong).
-  f.scale[1] = run_scale<int32_t>(
-      1,
+  // Scales 2 and 3 read the previous int32 a band (ping-pong).
+  auto dwt123 = [&](int s, int32_t* const* in) {
+    return [&, s, in](int img, int y, int32_t* a, int32_t* const band[3]) {
+      dwt123_row(s, in[img], in_w_[s], in_h_[s], y, ws.lo32.data(), ws.hi32.data(), a, band, k);
+    };
+  };
+  // Scale 1 reads scale 0's int16 a band, row by row as scale 0 writes it (so its rows are still in
+  // cache): its row y1 needs a rows up to 2 y1 + 2 (mirrored at the end).
+  auto scale1 = scale_run<int32_t>(
+      *this, 1,
       [&](int img, int y, int32_t* a, int32_t* const band[3]) {
         dwt123_row(1, a0[img], in_w_[1], in_h_[1], y, ws.lo32.data(), ws.hi32.data(), a, band, k);
       },
-      a1, ws, k);
+      a1, ws, ws.slot[1], k);
+  int y1 = 0;
+  auto scale0_then_1 = [&](auto dwt0) {
+    auto scale0 = scale_run<int16_t>(*this, 0, dwt0, a0, ws, ws.slot[0], k);
+    for (int y = 0; y < in_h_[1]; ++y) {
+      scale0.row(y);
+      while (y1 < geometry_[1].h && std::min(2 * y1 + 2, in_h_[1] - 1) <= y) scale1.row(y1++);
+    }
+    f.scale[0] = scale0.finish();
+  };
+  if (bitdepth_ == 8) {
+    scale0_then_1([&](int img, int y, int16_t* a, int16_t* const band[3]) {
+      dwt0_row(pics[img]->row<uint8_t>(0, 0), pics[img]->stride(0), width_, height_, 8, y, lo16, hi16, a, band, k);
+    });
+  } else {
+    scale0_then_1([&](int img, int y, int16_t* a, int16_t* const band[3]) {
+      dwt0_row(pics[img]->row<uint16_t>(0, 0), pics[img]->stride(0), width_, height_, bitdepth_, y, lo16, hi16, a,
+               band, k);
+    });
+  }
+  f.scale[1] = scale1.finish();
   for (int s = 2; s < 4; ++s) {
-    int32_t* const* in = s == 2 ? a1 : a2;
-    int32_t* const* out = s == 2 ? a2 : a1;
-    f.scale[s] = run_scale<int32_t>(
-        s,
-        [&](int img, int y, int32_t* a, int32_t* const band[3]) {
-          dwt123_row(s, in[img], in_w_[s], in_h_[s], y, ws.lo32.data(), ws.hi32.data(), a, band, k);
-        },
-        out, ws, k);
+    auto run = scale_run<int32_t>(*this, s, dwt123(s, s == 2 ? a1 : a2), s == 2 ? a2 : a1, ws, ws.slot[1], k);
+    for (int y = 0; y < geometry_[s].h; ++y) run.row(y);
+    f.scale[s] = run.finish();
   }
   return f;
 }

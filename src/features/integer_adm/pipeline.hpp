@@ -64,8 +64,6 @@ class Computer {
   const CsfFactors& factors() const { return factors_; }
 
  private:
-  template <class T, class A, class DwtRow>
-  ScaleSums run_scale(int scale, DwtRow&& dwt_row, A* const a_out[2], Workspace& ws, const RowKernels& k) const;
   ScaleScores scale_scores(int scale, const ScaleSums& sums) const;
 
   Settings settings_;
