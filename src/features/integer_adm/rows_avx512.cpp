@@ -125,7 +125,7 @@ ADM_AVX512 void decouple0_avx512(const int16_t* const ref[3], const int16_t* con
                                  int16_t* const rst_out[3], int16_t* const q_out[3]) {
   const __m512d egl = _mm512_set1_pd(egl_value);
   const __m512i zero = _mm512_setzero_si512(), full = _mm512_set1_epi32(32768);
-  const __m512i half = _mm512_set1_epi32(16384), low15 = _mm512_set1_epi32(0x7fff);
+  const __m512i half = _mm512_set1_epi32(16384);
   int x = x0;
   for (; x < x1 && x1 - x0 >= 16; x = next_step(x, 16, x1)) {
     __m512i o[3], t[3];
@@ -137,18 +137,21 @@ ADM_AVX512 void decouple0_avx512(const int16_t* const ref[3], const int16_t* con
         angle8_small(lo256(o[0]), lo256(o[1]), lo256(t[0]), lo256(t[1])) |
         (unsigned(angle8_small(hi256(o[0]), hi256(o[1]), hi256(t[0]), hi256(t[1]))) << 8));
     for (int i = 0; i < 3; ++i) {
-      // k as in decouple0 (AVX2): DIV = dh 2^15 + dl keeps every product inside int32.
+      // k = clamp((sign(o) DIV[m] t + 2^14) >> 15, 0, 2^15), m = |o|, by cases: where o and t have
+      // opposite signs (or t = 0) the sum is at most 2^14 - 2^15 (DIV >= 2^15), so k = 0; where
+      // |t| > m, DIV |t| >= (2^30 - m + 1)(m + 1) / m >= 2^30, so k = 2^15; otherwise DIV |t| <= 2^30
+      // fits int32 and needs no clamp. Only those lanes read DIV[m] (a masked gather from the
+      // reference's own table: fewer loads than the full gather).
       const __m512i m = _mm512_abs_epi32(o[i]);
-      // DIV[|o|] gathered from the reference's own table (|o| <= 32768; o = 0 takes k = 32768 below):
-      // cheaper than two 8-lane double divisions here (an 8-lane gather in decouple8_123 measured slower
-      // than its one division, so that one stays).
-      const __m512i div = _mm512_i32gather_epi32(m, kReciprocal.div, 4);
-      const __mmask16 o_neg = _mm512_cmplt_epi32_mask(o[i], zero), o_zero = _mm512_cmpeq_epi32_mask(o[i], zero);
-      const __m512i ts = _mm512_mask_sub_epi32(t[i], o_neg, zero, t[i]);
-      const __m512i dh = _mm512_srli_epi32(div, 15), dl = _mm512_and_si512(div, low15);
-      __m512i k = _mm512_add_epi32(_mm512_mullo_epi32(dh, ts),
-                                   _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(dl, ts), half), 15));
-      k = _mm512_mask_mov_epi32(_mm512_min_epi32(_mm512_max_epi32(k, zero), full), o_zero, full);
+      const __mmask16 o_zero = _mm512_cmpeq_epi32_mask(o[i], zero);
+      const __mmask16 same_sign = _mm512_cmpge_epi32_mask(_mm512_xor_si512(o[i], t[i]), zero);
+      const __m512i tm = _mm512_abs_epi32(t[i]);
+      const __mmask16 above = _mm512_cmpgt_epi32_mask(tm, m);
+      const __mmask16 ratio = same_sign & __mmask16(~above);  // o = 0 is in `above` unless t = 0 too
+      const __m512i div = _mm512_mask_i32gather_epi32(zero, ratio, m, kReciprocal.div, 4);
+      __m512i k = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(div, tm), half), 15);
+      k = _mm512_maskz_mov_epi32(same_sign, _mm512_mask_mov_epi32(k, above, full));
+      k = _mm512_mask_mov_epi32(k, o_zero, full);
       __m512i rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, o[i]), half), 15);
       const __mmask16 apply = angle & __mmask16(~o_zero) & _mm512_test_epi32_mask(k, k);
       if (apply) {
