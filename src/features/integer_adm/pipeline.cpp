@@ -48,12 +48,10 @@ struct Buffers<int32_t> {
 };
 
 // box[j] = mask[j-1] + mask[j] + mask[j+1] over pool columns, with the masking window's mirror.
-// mask and box never overlap: __restrict lets the compiler vectorise the sums.
-void box_sums(int32_t* __restrict mask, int32_t* __restrict box, const Rect& pool, int w) {
+void box_sums(int32_t* mask, int32_t* box, const Rect& pool, int w, const RowKernels& k) {
   if (pool.left == 0) mask[-1] = mask[1];
   if (pool.right == w) mask[w] = mask[w - 1];
-  for (int j = pool.left; j < pool.right; ++j)
-    box[j] = int32_t(uint32_t(mask[j - 1]) + uint32_t(mask[j]) + uint32_t(mask[j + 1]));
+  k.box3(mask, box, pool.left, pool.right);
 }
 
 constexpr float kThird = 1.0f / 3.0f;
@@ -178,10 +176,10 @@ class ScaleRun {
     if constexpr (kScale0) k_.decouple0(band_[0], band_[1], g_.needed.left, g_.needed.right, egl_, rst, q);
     else k_.decouple123(band_[0], band_[1], g_.needed.left, g_.needed.right, egl_, rst, q);
     csf(q, s.mask_q.data() + 1, s.centre_q.data() + 1);
-    box_sums(s.mask_q.data() + 1, s.box_q.data() + 1, g_.pool, g_.w);
+    box_sums(s.mask_q.data() + 1, s.box_q.data() + 1, g_.pool, g_.w, k_);
     if (aim_) {
       csf(rst, s.mask_r.data() + 1, s.centre_r.data() + 1);
-      box_sums(s.mask_r.data() + 1, s.box_r.data() + 1, g_.pool, g_.w);
+      box_sums(s.mask_r.data() + 1, s.box_r.data() + 1, g_.pool, g_.w, k_);
     }
   }
   void masked_row(T* const src[3], const int32_t* up, const int32_t* mid, const int32_t* down, const int32_t* mask,

@@ -41,6 +41,10 @@ struct RowKernels {
   void (*csf0)(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask, int32_t* centre);
   void (*csf123)(const int32_t* const p[3], int x0, int x1, const uint32_t r[3], int32_t* mask, int32_t* centre);
 
+  // box[j] = mask[j-1] + mask[j] + mask[j+1] (int32, wrapping) for j in [x0, x1): the horizontal 3-sums
+  // of a mask row (the caller mirrors its ends).
+  void (*box3)(const int32_t* mask, int32_t* box, int x0, int x1);
+
   // Contrast masking over pool columns [x0, x1) of one row: the threshold is
   // box_up + box_mid + box_down - mask_mid + centre_mid (box_* = horizontal 3-sums of the mask rows),
   // and the cube terms of src are added into sums[theta] (int64, exact).

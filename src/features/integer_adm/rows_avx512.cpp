@@ -416,6 +416,15 @@ ADM_AVX512 void cm123_avx512(const int32_t* const src[3], const int32_t* box_up,
 
 // ---- CSF and masks, 16 columns ----
 
+ADM_AVX512 void box3_avx512(const int32_t* mask, int32_t* box, int x0, int x1) {
+  int j = x0;
+  for (; j < x1 && x1 - x0 >= 16; j = next_step(j, 16, x1))
+    _mm512_storeu_si512(box + j, _mm512_add_epi32(_mm512_add_epi32(_mm512_loadu_si512(mask + j - 1),
+                                                                   _mm512_loadu_si512(mask + j)),
+                                                  _mm512_loadu_si512(mask + j + 1)));
+  if (j < x1) reference_kernels().box3(mask, box, j, x1);
+}
+
 ADM_AVX512 inline __m512i wrap16x16(__m512i v) { return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16); }
 ADM_AVX512 inline void store16(int32_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
 
@@ -582,6 +591,7 @@ void init_avx512(RowKernels& k) {
   k.dwt0_vertical_u8 = dwt0_vertical_u8_avx512;
   k.dwt0_horizontal = dwt0_horizontal_avx512;
   k.csf0 = csf0_avx512;
+  k.box3 = box3_avx512;
   k.csf123 = csf123_avx512;
   k.cm0 = cm0_avx512;
   k.cm123 = cm123_avx512;

@@ -115,6 +115,11 @@ void csf123(const int32_t* const p[3], int x0, int x1, const uint32_t r[3], int3
   }
 }
 
+// mask and box never overlap: __restrict lets the compiler vectorise the sums.
+void box3(const int32_t* __restrict mask, int32_t* __restrict box, int x0, int x1) {
+  for (int j = x0; j < x1; ++j) box[j] = int32_t(uint32_t(mask[j - 1]) + uint32_t(mask[j]) + uint32_t(mask[j + 1]));
+}
+
 inline int32_t threshold(const int32_t* up, const int32_t* mid, const int32_t* down, const int32_t* mask,
                          const int32_t* centre, int x) {
   return int32_t(uint32_t(up[x]) + uint32_t(mid[x]) + uint32_t(down[x]) - uint32_t(mask[x]) + uint32_t(centre[x]));
@@ -161,6 +166,7 @@ constexpr RowKernels kScalar = {
     .decouple123 = decouple123,
     .csf0 = csf0,
     .csf123 = csf123,
+    .box3 = box3,
     .cm0 = cm0,
     .cm123 = cm123,
     .den0 = den0,
