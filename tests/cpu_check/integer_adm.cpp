@@ -137,6 +137,34 @@ TEST(IntegerAdm, Decouple0EqualsTheReferenceOnEveryRefValue) {
                    });
 }
 
+// Scale 1-3 decouple on every ref value up to +-2^16 (every 15-bit reciprocal index, directly and
+// after rounding), with t = o, o + 1, their negations and random values.
+TEST(IntegerAdm, Decouple123EqualsTheReferenceOnEveryIndex) {
+  constexpr int n = 2 * 65536 + 1;
+  std::mt19937 rng(seed() + 78);
+  std::vector<int32_t> o[3], t[3];
+  for (int i = 0; i < 3; ++i)
+    for (int x = 0; x < n; ++x) {
+      const int32_t v = x - 65536 + i * 4099;
+      const int step = x % 6;
+      o[i].push_back(v);
+      t[i].push_back(step == 0 ? v : step == 1 ? v + 1 : step == 2 ? -v : step == 3 ? -(v + 1) : int32_t(rng() >> 12) - (1 << 19));
+    }
+  const int32_t* ref[3] = {o[0].data(), o[1].data(), o[2].data()};
+  const int32_t* dis[3] = {t[0].data(), t[1].data(), t[2].data()};
+  auto run = [&](const RowKernels& k) {
+    std::vector<int32_t> out(6 * std::size_t(n));
+    int32_t* r[3] = {&out[0], &out[n], &out[2 * std::size_t(n)]};
+    int32_t* q[3] = {&out[3 * std::size_t(n)], &out[4 * std::size_t(n)], &out[5 * std::size_t(n)]};
+    k.decouple123(ref, dis, 0, n, 100.0, r, q);
+    return out;
+  };
+  for_each_variant(&kernels_for, &RowKernels::decouple123, "integer_adm", "decouple123",
+                   [&](const RowKernels& reference, const RowKernels& var, const std::string&) {
+                     ASSERT_EQ(run(var), run(reference));
+                   });
+}
+
 // Decouple rows on values of every magnitude (0, tiny, around 2^15 and 2^26, the int32 extremes),
 // with dis either unrelated or a scaled copy of ref (so the angle test and the gain limit trigger).
 TEST(IntegerAdm, DecoupleRowsEqualTheReferenceOnEveryMagnitude) {
