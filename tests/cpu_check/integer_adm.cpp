@@ -137,6 +137,28 @@ TEST(IntegerAdm, Decouple0EqualsTheReferenceOnEveryRefValue) {
                    });
 }
 
+// Scale 0 CSF and masks on every int16 value of every band, with the default factors and others on
+// both sides of 2^15 (the int16-lane kernel treats r0 >= 2^15 apart).
+TEST(IntegerAdm, Csf0EqualsTheReferenceOnEveryValue) {
+  constexpr int n = 65536;
+  std::vector<int16_t> p[3];
+  for (int t = 0; t < 3; ++t)
+    for (int x = 0; x < n; ++x) p[t].push_back(int16_t(x - 32768 + t * 7919));
+  const int16_t* rows[3] = {p[0].data(), p[1].data(), p[2].data()};
+  const uint16_t factors[][3] = {{36453, 36453, 49417}, {12345, 20000, 30000}, {32767, 32768, 65535}, {1, 0, 32769}};
+  for (const auto& r0 : factors) {
+    auto run = [&](const RowKernels& k) {
+      std::vector<int32_t> out(2 * std::size_t(n) + 4, 7);
+      k.csf0(rows, 3, n - 1, r0, &out[0], &out[n]);  // odd bounds: the row's ends too
+      return out;
+    };
+    for_each_variant(&kernels_for, &RowKernels::csf0, "integer_adm", "csf0",
+                     [&](const RowKernels& reference, const RowKernels& var, const std::string&) {
+                       ASSERT_EQ(run(var), run(reference)) << r0[0] << " " << r0[1] << " " << r0[2];
+                     });
+  }
+}
+
 // Scale 1-3 decouple on every ref value up to +-2^16 (every 15-bit reciprocal index, directly and
 // after rounding), with t = o, o + 1, their negations and random values.
 TEST(IntegerAdm, Decouple123EqualsTheReferenceOnEveryIndex) {

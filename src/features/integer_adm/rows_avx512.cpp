@@ -428,7 +428,7 @@ ADM_AVX512 void box3_avx512(const int32_t* mask, int32_t* box, int x0, int x1) {
 ADM_AVX512 inline __m512i wrap16x16(__m512i v) { return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16); }
 ADM_AVX512 inline void store16(int32_t* p, __m512i v) { _mm512_storeu_si512(p, v); }
 
-ADM_AVX512 void csf0_avx512(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask, int32_t* centre) {
+ADM_AVX512 void csf0_int32_lanes(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask, int32_t* centre) {
   const __m512i c30 = _mm512_set1_epi32(4369), c15 = _mm512_set1_epi32(8738), r2048 = _mm512_set1_epi32(2048);
   int x = x0;
   for (; x < x1 && x1 - x0 >= 16; x = next_step(x, 16, x1)) {
@@ -445,6 +445,53 @@ ADM_AVX512 void csf0_avx512(const int16_t* const p[3], int x0, int x1, const uin
     store16(centre + x, c);
   }
   if (x < x1) csf0(p, x, x1, r0, mask, centre);  // narrower than 16: the AVX2 kernel
+}
+
+// csf0 on 32 columns in int16 lanes: every step of the scalar rule is taken modulo 2^16 where only
+// the int16 result is kept, from exact 16 x 16-bit product halves.
+// CSF, h / v: int16((r0 p + 2^14) >> 15) = mulhrs(p, r0 - 2^16) + 2p when r0 >= 2^15 (the product
+// differs by 2^16 p, the shifted one by 2p), mulhrs(p, r0) otherwise.
+// CSF, d: (r0 p + 65535) >> 17 = (ceil(r0 p / 2^16)) >> 1 = (hi + (lo != 0)) >> 1 with hi, lo the
+// product's halves (hi <= 32766, so hi + 1 fits).
+// Masks of a = |c| (0..2^15, read unsigned): (4369 a + 2048) >> 12 = a + ((4368 a + 2^15) >> 16) and
+// (8738 a + 2048) >> 12 = 2a + ((8736 a + 2^15) >> 16), the last terms H + (L >= 2^15) from the
+// halves H, L of the unsigned product.
+ADM_AVX512 inline __m512i csf16x32(__m512i p, uint16_t r0, int theta) {
+  const bool big = r0 >= 32768;
+  const __m512i r = _mm512_set1_epi16(int16_t(r0));
+  if (theta == 2) {
+    __m512i hi = _mm512_mulhi_epi16(p, r);
+    if (big) hi = _mm512_add_epi16(hi, p);
+    const __mmask32 nz = _mm512_test_epi16_mask(_mm512_mullo_epi16(p, r), _mm512_mullo_epi16(p, r));
+    return _mm512_srai_epi16(_mm512_mask_sub_epi16(hi, nz, hi, _mm512_set1_epi16(-1)), 1);
+  }
+  const __m512i c = _mm512_mulhrs_epi16(p, r);
+  return big ? _mm512_add_epi16(c, _mm512_add_epi16(p, p)) : c;
+}
+ADM_AVX512 inline __m512i scaled_round16(__m512i a, __m512i k) {  // (k a + 2^15) >> 16, a and k unsigned
+  return _mm512_add_epi16(_mm512_mulhi_epu16(a, k), _mm512_srli_epi16(_mm512_mullo_epi16(a, k), 15));
+}
+ADM_AVX512 inline void add_widened(__m512i v, __m512i& lo, __m512i& hi) {
+  lo = _mm512_add_epi32(lo, _mm512_cvtepi16_epi32(lo256(v)));
+  hi = _mm512_add_epi32(hi, _mm512_cvtepi16_epi32(hi256(v)));
+}
+
+ADM_AVX512 void csf0_avx512(const int16_t* const p[3], int x0, int x1, const uint16_t r0[3], int32_t* mask,
+                            int32_t* centre) {
+  if (x1 - x0 < 32) return csf0_int32_lanes(p, x0, x1, r0, mask, centre);
+  const __m512i k30 = _mm512_set1_epi16(4368), k15 = _mm512_set1_epi16(8736);
+  for (int x = x0; x < x1; x = next_step(x, 32, x1)) {
+    __m512i m0 = _mm512_setzero_si512(), m1 = m0, c0 = m0, c1 = m0;
+    for (int t = 0; t < 3; ++t) {
+      const __m512i a = _mm512_abs_epi16(csf16x32(_mm512_loadu_si512(p[t] + x), r0[t], t));
+      add_widened(_mm512_add_epi16(a, scaled_round16(a, k30)), m0, m1);
+      add_widened(_mm512_add_epi16(_mm512_add_epi16(a, a), scaled_round16(a, k15)), c0, c1);
+    }
+    _mm512_storeu_si512(mask + x, m0);
+    _mm512_storeu_si512(mask + x + 16, m1);
+    _mm512_storeu_si512(centre + x, c0);
+    _mm512_storeu_si512(centre + x + 16, c1);
+  }
 }
 
 // scaled_mask8 on 16 lanes.
