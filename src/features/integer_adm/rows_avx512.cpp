@@ -559,7 +559,21 @@ ADM_AVX512 void dwt0_horizontal_avx512(const int16_t* lo, const int16_t* hi, int
   const __m512i lo01 = pair512(kLo[0], kLo[1]), lo23 = pair512(kLo[2], kLo[3]);
   const __m512i hi01 = pair512(kHi[0], kHi[1]), hi23 = pair512(kHi[2], kHi[3]);
   const __m512i round = _mm512_set1_epi32(32768);
+  // 32 outputs: two filter vectors packed to int16 (every output fits int16, |s| < 2^31 shifted by
+  // 16, so the saturation never acts); packs works within 128-bit lanes, the qword permute restores
+  // the order.
+  const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+  auto filter32 = [&](int16_t* out, const int16_t* p, __m512i c01, __m512i c23) ADM_AVX512 {
+    const __m512i packed = _mm512_packs_epi32(dwt0_filter16(p, c01, c23, round), dwt0_filter16(p + 32, c01, c23, round));
+    _mm512_storeu_si512(out, _mm512_permutexvar_epi64(order, packed));
+  };
   int k = 0;
+  for (; k + 32 <= n_out; k += 32) {
+    filter32(a + k, lo + 2 * k, lo01, lo23);
+    filter32(v + k, lo + 2 * k, hi01, hi23);
+    filter32(h + k, hi + 2 * k, lo01, lo23);
+    filter32(d + k, hi + 2 * k, hi01, hi23);
+  }
   for (; k + 16 <= n_out; k += 16) {
     const int16_t* pl = lo + 2 * k;
     const int16_t* ph = hi + 2 * k;
