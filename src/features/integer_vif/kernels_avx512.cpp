@@ -127,6 +127,28 @@ VIF_AVX512 void vertical_u8_w(const std::uint8_t* const* rx, const std::uint8_t*
   vertical_u8(rx, ry, j, w, sh, pr);  // the AVX2 pass
 }
 
+// The vertical mean (as vertical_mean_w) of 32 columns of 8-bit samples, sample(t) the widened row at
+// tap offset t (-half..half from the centre). The symmetric taps are folded first (two samples sum to at
+// most 510), so kernel 1's 9 taps take 3 multiply-add pairs instead of 5; the sum is the same integer.
+template <int Scale, class Sample>
+VIF_AVX512 inline void vertical_mean_folded_w(Sample sample, Shift sh, std::int16_t* out) {
+  constexpr Kernel k = kernel_of(Scale);
+  constexpr int nterms = k.half + 1;
+  const __m512i z = _mm512_setzero_si512();
+  auto term = [&](int d) VIF_AVX512 { return d == 0 ? sample(0) : _mm512_add_epi16(sample(-d), sample(d)); };
+  Acc2w acc{z, z};
+  for (int i = 0; 2 * i < nterms; ++i) {
+    const std::uint32_t c0 = k.taps[k.half - 2 * i];
+    const std::uint32_t c1 = 2 * i + 1 < nterms ? k.taps[k.half - 2 * i - 1] : 0u;
+    madd_pair_w(acc, term(2 * i), 2 * i + 1 < nterms ? term(2 * i + 1) : z,
+                _mm512_set1_epi32(std::int32_t((c1 << 16) | c0)));
+  }
+  const __m128i shift = _mm_cvtsi32_si128(int(sh.shift));
+  const __m512i round = _mm512_set1_epi32(std::int32_t(sh.round));
+  store_offset16_w(out, _mm512_srl_epi32(_mm512_add_epi32(acc.lo, round), shift),
+                   _mm512_srl_epi32(_mm512_add_epi32(acc.hi, round), shift));
+}
+
 // vertical_u8_w for a band of `rows` consecutive output rows (at most kBand): rx[r], ry[r] for r in
 // 0..rows+15 are the input rows of the band (output row o is the window rx[o..o+16]). Each 32-column block
 // computes the elements (widened samples and offset products) of its rows+16 input rows once, into a
@@ -136,8 +158,16 @@ VIF_AVX512 void vertical_u8_w(const std::uint8_t* const* rx, const std::uint8_t*
 // every input row (the hardware prefetchers do not follow 48 row streams).
 constexpr int kBand = 8;
 
+// Where vertical_u8_band_w also writes the first pass of the downsampling to scale 1 (vertical_mean_w's
+// offset int16 rows, kernel 1) for the band's output rows downsampling keeps: from the same widened
+// samples, while they are at hand, instead of reading both pictures again afterwards.
+struct DownRows {
+  std::int16_t* x[kBand];  // nullptr: a row downsampling skips
+  std::int16_t* y[kBand];
+};
+
 VIF_AVX512 void vertical_u8_band_w(const std::uint8_t* const* rx, const std::uint8_t* const* ry, int rows, int w,
-                                   MomentShifts sh, const PlaneRows* pr) {
+                                   MomentShifts sh, const PlaneRows* pr, const DownRows* down) {
   constexpr Kernel k = kernel_of(0);
   const int nterms = k.half + 1;
   __m512i coef[(kMaxHalf + 2) / 2];
@@ -148,6 +178,7 @@ VIF_AVX512 void vertical_u8_band_w(const std::uint8_t* const* rx, const std::uin
   }
   const __m128i mean_shift = _mm_cvtsi32_si128(int(sh.mean.shift));
   const __m512i mean_round = _mm512_set1_epi32(std::int32_t(sh.mean.round));
+  const Shift dsh = downsample_shift(8, 0);
   Elements8w e[kBand + 2 * kMaxHalf];
   int j = 0;
   for (; j + 32 <= w; j += 32) {
@@ -155,6 +186,14 @@ VIF_AVX512 void vertical_u8_band_w(const std::uint8_t* const* rx, const std::uin
       _mm_prefetch(reinterpret_cast<const char*>(rx[r] + j + 64), _MM_HINT_T0);
       _mm_prefetch(reinterpret_cast<const char*>(ry[r] + j + 64), _MM_HINT_T0);
       e[r] = elements8_w(rx[r] + j, ry[r] + j);
+    }
+    if (down != nullptr) {
+      for (int o = 0; o < rows; ++o)
+        if (down->x[o] != nullptr) {
+          const Elements8w* c = e + o + k.half;
+          vertical_mean_folded_w<1>([&](int t) VIF_AVX512 { return c[t].x; }, dsh, down->x[o] + j);
+          vertical_mean_folded_w<1>([&](int t) VIF_AVX512 { return c[t].y; }, dsh, down->y[o] + j);
+        }
     }
     for (int o = 0; o < rows; ++o) {
       const Elements8w* c = e + o + k.half;  // the window's centre row
@@ -191,7 +230,14 @@ VIF_AVX512 void vertical_u8_band_w(const std::uint8_t* const* rx, const std::uin
       store_split16_w(q.p[kBxyLo] + j, q.p[kBxyHi] + j, lo[4], hi[4]);
     }
   }
-  for (int o = 0; o < rows; ++o) vertical_u8(rx + o, ry + o, j, w, sh, pr[o]);  // the AVX2 pass
+  for (int o = 0; o < rows; ++o) {  // the AVX2 passes
+    vertical_u8(rx + o, ry + o, j, w, sh, pr[o]);
+    if (down != nullptr && down->x[o] != nullptr) {
+      constexpr int d = k.half - kernel_of(1).half;  // the kernel-1 window of output row o starts at o + d
+      vertical_mean(rx + o + d, kernel_of(1), j, w, dsh, down->x[o]);
+      vertical_mean(ry + o + d, kernel_of(1), j, w, dsh, down->y[o]);
+    }
+  }
 }
 
 VIF_AVX512 inline __m512i load16_w(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
@@ -431,24 +477,25 @@ VIF_AVX512 void vertical_mean_w(const T* const* rows, int w, Shift sh, std::int1
   const __m512i flip = _mm512_set1_epi16(INT16_MIN);
   int j = 0;
   for (; j + 32 <= w; j += 32) {
-    const __m512i z = _mm512_setzero_si512();
-    Acc2w acc{z, z};
-    for (int i = 0; i < pt.n; ++i) {
-      const int t0 = pt.offset[i];
-      const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
-      __m512i a, b;
-      if constexpr (sizeof(T) == 1) {
-        a = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t0] + j)));
-        b = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t1] + j)));
-      } else {
-        a = _mm512_xor_si512(load16_w(rows[t0] + j), flip);
-        b = _mm512_xor_si512(load16_w(rows[t1] + j), flip);
+    if constexpr (sizeof(T) == 1) {
+      vertical_mean_folded_w<Scale>(
+          [&](int t) VIF_AVX512 {
+            return _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[k.half + t] + j)));
+          },
+          sh, out + j);
+    } else {
+      const __m512i z = _mm512_setzero_si512();
+      Acc2w acc{z, z};
+      for (int i = 0; i < pt.n; ++i) {
+        const int t0 = pt.offset[i];
+        const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
+        madd_pair_w(acc, _mm512_xor_si512(load16_w(rows[t0] + j), flip), _mm512_xor_si512(load16_w(rows[t1] + j), flip),
+                    coef[i]);
       }
-      madd_pair_w(acc, a, b, coef[i]);
+      acc = {flip31w(acc.lo), flip31w(acc.hi)};
+      store_offset16_w(out + j, _mm512_srl_epi32(_mm512_add_epi32(acc.lo, round), shift),
+                       _mm512_srl_epi32(_mm512_add_epi32(acc.hi, round), shift));
     }
-    if constexpr (sizeof(T) != 1) acc = {flip31w(acc.lo), flip31w(acc.hi)};
-    store_offset16_w(out + j, _mm512_srl_epi32(_mm512_add_epi32(acc.lo, round), shift),
-                     _mm512_srl_epi32(_mm512_add_epi32(acc.hi, round), shift));
   }
   vertical_mean(rows, k, j, w, sh, out);  // the AVX2 pass
 }
@@ -497,9 +544,12 @@ struct Avx512Passes {
 
 // scale_sums (kernels_x86.hpp) for 8-bit scale 0, a band of kBand rows at a time through the vertical
 // pass (vertical_u8_band_w), then row by row through the horizontal pass and the statistic. Each row
-// sees exactly the same passes as in scale_sums; only the vertical pass's order of work differs.
+// sees exactly the same passes as in scale_sums; only the vertical pass's order of work differs. With
+// down_x and down_y, also the scale-1 planes of both pictures (downsample's), the vertical pass of the
+// downsampling done by the band pass from its rows.
 Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const std::uint8_t* y,
-                         std::ptrdiff_t stride_y, const ScaleArgs& a, Scratch& s) {
+                         std::ptrdiff_t stride_y, const ScaleArgs& a, std::uint16_t* down_x, std::uint16_t* down_y,
+                         Scratch& s) {
   const Kernel f = kernel_of(0);
   const MomentShifts sh = moment_shifts(a.bpc, 0);
   const std::size_t row = std::size_t(a.w) + 2 * kMaxHalf + kSlack;
@@ -509,6 +559,14 @@ Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const s
   PlaneRows pr[kBand];
   for (int o = 0; o < kBand; ++o)
     for (int i = 0; i < kNumPlanes; ++i) pr[o].p[i] = mem + std::size_t(o) * band_row + std::size_t(i) * row + kMaxHalf;
+  // The downsampling's vertical means of the band's kept (even) rows: kBand / 2 rows per picture.
+  const bool with_down = down_x != nullptr;
+  std::int16_t* vm = nullptr;
+  if (with_down) {
+    vm = static_cast<std::int16_t*>(s.get(2, kBand * row * sizeof(std::int16_t)));
+    std::memset(vm, 0, kBand * row * sizeof(std::int16_t));
+  }
+  const int out_w = a.w / 2, out_h = a.h / 2;
   auto* sig = static_cast<std::int32_t*>(s.get(1, 3 * std::size_t(a.w) * sizeof(std::int32_t)));
   std::int32_t* s1 = sig;
   std::int32_t* s2 = sig + a.w;
@@ -516,6 +574,7 @@ Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const s
   const std::uint8_t* rx[kBand + 2 * kMaxHalf];
   const std::uint8_t* ry[kBand + 2 * kMaxHalf];
   Accum acc;
+  static_assert(kBand % 2 == 0, "bands start on even rows, the rows downsampling keeps");
   for (int i0 = 0; i0 < a.h; i0 += kBand) {
     const int rows = std::min(kBand, a.h - i0);
     for (int r = 0; r < rows + 2 * f.half; ++r) {
@@ -523,21 +582,40 @@ Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const s
       rx[r] = x + m * stride_x;
       ry[r] = y + m * stride_y;
     }
-    vertical_u8_band_w(rx, ry, rows, a.w, sh, pr);
+    DownRows down{};
+    if (with_down)
+      for (int o = 0; o < rows; o += 2)
+        if ((i0 + o) / 2 < out_h) {
+          down.x[o] = vm + std::size_t(o) * row + kMaxHalf;
+          down.y[o] = vm + std::size_t(o + 1) * row + kMaxHalf;
+        }
+    vertical_u8_band_w(rx, ry, rows, a.w, sh, pr, with_down ? &down : nullptr);
     for (int o = 0; o < rows; ++o) {
       for (std::int16_t* p : pr[o].p) mirror16(p, a.w, f.half);
       horizontal_w(pr[o], f, a.w, s1, s2, s12);
       statistic_w(s1, s2, s12, a.w, a.gain_limit, a.log_table, acc);
+      if (down.x[o] != nullptr) {
+        const std::ptrdiff_t at = std::ptrdiff_t((i0 + o) / 2) * out_w;
+        for (std::int16_t* v : {down.x[o], down.y[o]}) mirror16(v, a.w, kernel_of(1).half);
+        horizontal_mean_even_w<1>(down.x[o], out_w, down_x + at);
+        horizontal_mean_even_w<1>(down.y[o], out_w, down_y + at);
+      }
     }
   }
   return acc;
+}
+
+Accum scale_sums_u8_w(const std::uint8_t* x, std::ptrdiff_t stride_x, const std::uint8_t* y, std::ptrdiff_t stride_y,
+                      const ScaleArgs& a, Scratch& s) {
+  return scale_sums_u8_band(x, stride_x, y, stride_y, a, nullptr, nullptr, s);
 }
 
 }  // namespace
 
 void init_avx512(KernelSet& k) {
   k.name = "avx512";
-  k.scale_sums_u8 = scale_sums_u8_band;
+  k.scale_sums_u8 = scale_sums_u8_w;
+  k.scale_sums_down_u8 = scale_sums_u8_band;
   k.scale_sums_u16 = scale_sums<Avx512Passes, std::uint16_t>;
   k.downsample_u8 = downsample<Avx512Passes, std::uint8_t>;
   k.downsample_u16 = downsample<Avx512Passes, std::uint16_t>;
