@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <exception>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -21,6 +23,17 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
   for (std::string item; std::getline(in, item, sep);)
     if (!item.empty()) out.push_back(item);
   return out;
+}
+
+// A benchmark's main(): its exit code, or one "NAME: error: ..." line and 1 when it throws.
+template <class Bench>
+int main_of(const char* name, Bench&& bench) {
+  try {
+    return bench();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", name, e.what());
+    return 1;
+  }
 }
 
 class NullSink final : public FeatureSink {

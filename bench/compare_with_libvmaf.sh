@@ -14,7 +14,9 @@
 #             both programs), "vmaf_v1.0.16" the v1.0.16_3d0h model (needs SHARED_DIR/models),
 #             "aom_ctc_v6.0" / "nflx_ctc_v1.0" the presets, any other word one extractor with --no_prediction
 #   THREADS   thread counts (default "1 N", N = the cores here)
-#   RUNS      runs per cell, the median is printed (default 3); RUNS_sd, RUNS_fhd, RUNS_uhd per size
+#   RUNS      runs per cell (default 3); RUNS_sd, RUNS_fhd, RUNS_uhd per size. The fps columns are each
+#             program's median; the ratio is the median of the RUNS per-pair ratios (each vqtwin run against
+#             the libvmaf run right after it), which a machine whose speed drifts disturbs less
 #   CLOCK=cpu user + system CPU seconds instead of wall seconds (needs /usr/bin/time; fps per CPU second)
 #             (10 ms steps: a median of 0 prints <10ms)
 #   STARTUP=1 also prints each program's start-up: the median wall time of `--version`
@@ -100,17 +102,21 @@ for size in ${SIZES:-fhd uhd}; do
     fi
     ours_fps="" theirs_fps="" ratios=""
     for thr in $thread_list; do
-      a="" b=""
+      a="" b="" pairs=""
       for _ in $(seq "$size_runs"); do
-        a+=" $(VQTWIN_MODEL_PATH=$shared/models seconds "$vqtwin" -q -r "$r" -d "$d" "${ours[@]}" --threads "$thr" --json -o /dev/null)"
-        b+=" $(seconds "$vmaf" -q -r "$r" -d "$d" "${theirs[@]}" --threads "$thr" --json -o /dev/null)"
+        ta=$(VQTWIN_MODEL_PATH=$shared/models seconds "$vqtwin" -q -r "$r" -d "$d" "${ours[@]}" --threads "$thr" --json -o /dev/null)
+        tb=$(seconds "$vmaf" -q -r "$r" -d "$d" "${theirs[@]}" --threads "$thr" --json -o /dev/null)
+        a+=" $ta" b+=" $tb"
+        # The ratio of the two runs made one after the other: the machine's speed drifts (a shared VM by
+        # +-25% over minutes), and a pair sees the same drift where two separate medians need not.
+        pairs+=" $(awk -v a="$ta" -v b="$tb" 'BEGIN { print (a == "fail" || b == "fail" || a == 0 || b == 0) ? "fail" : b / a }')"
       done
-      a=$(echo "$a" | median) b=$(echo "$b" | median)
-      read -r fa fb ra < <(awk -v n="$n" -v a="$a" -v b="$b" 'BEGIN {
+      a=$(echo "$a" | median) b=$(echo "$b" | median) p=$(echo "$pairs" | median)
+      read -r fa fb ra < <(awk -v n="$n" -v a="$a" -v b="$b" -v p="$p" 'BEGIN {
         if (a == "fail" || b == "fail") { print (a == "fail" ? "fail" : sprintf("%.1f", n / a)), (b == "fail" ? "fail" : sprintf("%.1f", n / b)), "-"; exit }
         # CLOCK=cpu counts 10 ms steps: a run under one step reads 0 s.
         if (a == 0 || b == 0) { print (a == 0 ? "<10ms" : sprintf("%.1f", n / a)), (b == 0 ? "<10ms" : sprintf("%.1f", n / b)), "-"; exit }
-        printf "%.1f %.1f %.2f\n", n / a, n / b, b / a }')
+        printf "%.1f %.1f %.2f\n", n / a, n / b, p }')
       ours_fps+="${ours_fps:+ / }$fa" theirs_fps+="${theirs_fps:+ / }$fb" ratios+="${ratios:+ / }$ra"
     done
     echo "| ${label[$size]} $name | ${thread_list// / \/ } | $ours_fps | $theirs_fps | $ratios |"

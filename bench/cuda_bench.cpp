@@ -373,10 +373,5 @@ int bench(int argc, char** argv) {
 }  // namespace vqtwin
 
 int main(int argc, char** argv) {
-  try {
-    return vqtwin::bench(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cuda_bench: error: %s\n", e.what());
-    return 1;
-  }
+  return vqtwin::bench_support::main_of("cuda_bench", [&] { return vqtwin::bench(argc, argv); });
 }

@@ -148,10 +148,5 @@ int bench(int argc, char** argv) {
 }  // namespace vqtwin
 
 int main(int argc, char** argv) {
-  try {
-    return vqtwin::bench(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "twin_device_time: error: %s\n", e.what());
-    return 1;
-  }
+  return vqtwin::bench_support::main_of("twin_device_time", [&] { return vqtwin::bench(argc, argv); });
 }

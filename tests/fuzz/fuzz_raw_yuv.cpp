@@ -26,16 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::InputFd fd(in.rest(), flags & 1);
   try {
     auto src = open_picture_fd(fd.release(), true, "fuzz", raw);
-    Picture pic;
-    for (int i = 0; i < 64 && src->more(); ++i) {
-      (void)src->frames_left();
-      if (i % 4 == 3) {
-        if (!src->skip()) break;
-        continue;
-      }
-      if (pic.format() != src->format()) pic = Picture(src->format());
-      if (!src->read(pic)) break;
-    }
+    fuzz::drain(*src, 4);
   } catch (const Error&) {
   }
   return 0;

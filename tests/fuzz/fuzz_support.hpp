@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/extractor.hpp"
+#include "io/picture_source.hpp"
 
 namespace vqtwin::fuzz {
 
@@ -57,6 +58,21 @@ class NullSink final : public FeatureSink {
   void aggregate(std::string_view, double value) override { sum_ += value; }
   double sum_ = 0;  // read, so values are computed
 };
+
+// Reads up to 64 frames of `src` the way a run does (more(), frames_left(), read()), skipping every
+// `skip_every`-th one instead (skip() has its own paths). vqtwin::Error is the caller's to catch.
+inline void drain(PictureSource& src, int skip_every) {
+  Picture pic;
+  for (int i = 0; i < 64 && src.more(); ++i) {
+    (void)src.frames_left();
+    if (i % skip_every == skip_every - 1) {
+      if (!src.skip()) break;
+      continue;
+    }
+    if (pic.format() != src.format()) pic = Picture(src.format());
+    if (!src.read(pic)) break;
+  }
+}
 
 // Reads little-endian fields off the front of the input.
 class Bytes {
