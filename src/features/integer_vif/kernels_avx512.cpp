@@ -303,6 +303,89 @@ VIF_AVX512 void vertical_u16_w_s(const std::uint16_t* const* rx, const std::uint
   vertical_u16(rx, ry, k, j, w, sh, pr);  // the AVX2 pass
 }
 
+// vertical_u16_w_s for a band of `rows` consecutive output rows (at most kBand) of scales 1-3: rx[r], ry[r]
+// for r in 0..rows+size-2 are the band's input rows. Each 32-column block forms the elements of its input
+// rows (the flipped samples and the flipped low and high halves of their products, as vertical_u16_w_s
+// does per window) once, into a stack buffer the windows read: the multiplies were most of the pass's
+// work on the multiply port, 9 times per sample at scale 1. Same integers as vertical_u16_w_s.
+struct Elements16w {
+  __m512i x, y, xy_lo, xy_hi, xx_lo, xx_hi, yy_lo, yy_hi;
+};
+
+VIF_AVX512 inline Elements16w elements16_w(const std::uint16_t* xr, const std::uint16_t* yr) {
+  const __m512i flip = _mm512_set1_epi16(INT16_MIN);
+  const __m512i x = load16_w(xr), y = load16_w(yr);
+  auto f = [&](__m512i v) VIF_AVX512 { return _mm512_xor_si512(v, flip); };
+  return {f(x),
+          f(y),
+          f(_mm512_mullo_epi16(x, y)),
+          f(_mm512_mulhi_epu16(x, y)),
+          f(_mm512_mullo_epi16(x, x)),
+          f(_mm512_mulhi_epu16(x, x)),
+          f(_mm512_mullo_epi16(y, y)),
+          f(_mm512_mulhi_epu16(y, y))};
+}
+
+template <int Scale>
+VIF_AVX512 void vertical_u16_band_w_s(const std::uint16_t* const* rx, const std::uint16_t* const* ry, int rows,
+                                      int w, MomentShifts sh, const PlaneRows* pr) {
+  static_assert(Scale > 0, "scale 0 (10-bit and deeper input) keeps the row pass");
+  constexpr Kernel k = kernel_of(Scale);
+  constexpr PairTaps pt = pair_taps(k);
+  __m512i coef[9];
+  for (int i = 0; i < pt.n; ++i) coef[i] = _mm512_set1_epi32(pt.coef[i]);
+  const __m128i mean_shift = _mm_cvtsi32_si128(int(sh.mean.shift));
+  const __m512i mean_round = _mm512_set1_epi32(std::int32_t(sh.mean.round));
+  const __m128i sq_shift = _mm_cvtsi32_si128(int(sh.square.shift));
+  const __m128i sq_up = _mm_cvtsi32_si128(int(16 - sh.square.shift));
+  const __m512i sq_round = _mm512_set1_epi32(std::int32_t(sh.square.round));
+  auto square = [&](__m512i s_lo, __m512i s_hi) VIF_AVX512 {
+    return _mm512_add_epi32(_mm512_sll_epi32(flip31w(s_hi), sq_up),
+                            _mm512_srl_epi32(_mm512_add_epi32(flip31w(s_lo), sq_round), sq_shift));
+  };
+  auto mean = [&](__m512i v) VIF_AVX512 {
+    return _mm512_srl_epi32(_mm512_add_epi32(flip31w(v), mean_round), mean_shift);
+  };
+  Elements16w e[kBand + 2 * kMaxHalf];
+  int j = 0;
+  for (; j + 32 <= w; j += 32) {
+    for (int r = 0; r < rows + k.size - 1; ++r) {
+      _mm_prefetch(reinterpret_cast<const char*>(rx[r] + j + 64), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(ry[r] + j + 64), _MM_HINT_T0);
+      e[r] = elements16_w(rx[r] + j, ry[r] + j);
+    }
+    for (int o = 0; o < rows; ++o) {
+      const Elements16w* c = e + o;  // the window's first row
+      const __m512i z = _mm512_setzero_si512();
+      Acc2w ax{z, z}, ay{z, z}, xyl{z, z}, xyh{z, z};
+      for (int i = 0; i < pt.n; ++i) {
+        const int t0 = pt.offset[i];
+        const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
+        madd_pair_w(ax, c[t0].x, c[t1].x, coef[i]);
+        madd_pair_w(ay, c[t0].y, c[t1].y, coef[i]);
+        madd_pair_w(xyl, c[t0].xy_lo, c[t1].xy_lo, coef[i]);
+        madd_pair_w(xyh, c[t0].xy_hi, c[t1].xy_hi, coef[i]);
+      }
+      const PlaneRows& q = pr[o];
+      store_offset16_w(q.p[kAx] + j, mean(ax.lo), mean(ax.hi));
+      store_offset16_w(q.p[kAy] + j, mean(ay.lo), mean(ay.hi));
+      store_split16_w(q.p[kBxyLo] + j, q.p[kBxyHi] + j, square(xyl.lo, xyh.lo), square(xyl.hi, xyh.hi));
+      Acc2w xxl{z, z}, xxh{z, z}, yyl{z, z}, yyh{z, z};
+      for (int i = 0; i < pt.n; ++i) {
+        const int t0 = pt.offset[i];
+        const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
+        madd_pair_w(xxl, c[t0].xx_lo, c[t1].xx_lo, coef[i]);
+        madd_pair_w(xxh, c[t0].xx_hi, c[t1].xx_hi, coef[i]);
+        madd_pair_w(yyl, c[t0].yy_lo, c[t1].yy_lo, coef[i]);
+        madd_pair_w(yyh, c[t0].yy_hi, c[t1].yy_hi, coef[i]);
+      }
+      store_split16_w(q.p[kBxxLo] + j, q.p[kBxxHi] + j, square(xxl.lo, xxh.lo), square(xxl.hi, xxh.hi));
+      store_split16_w(q.p[kByyLo] + j, q.p[kByyHi] + j, square(yyl.lo, yyh.lo), square(yyl.hi, yyh.hi));
+    }
+  }
+  for (int o = 0; o < rows; ++o) vertical_u16(rx + o, ry + o, k, j, w, sh, pr[o]);  // the AVX2 pass
+}
+
 void vertical_u16_w(const std::uint16_t* const* rx, const std::uint16_t* const* ry, Kernel k, int w,
                     MomentShifts sh, const PlaneRows& pr) {
   with_scale(k, [&]<int S>() { vertical_u16_w_s<S>(rx, ry, w, sh, pr); });
@@ -542,16 +625,16 @@ struct Avx512Passes {
   }
 };
 
-// scale_sums (kernels_x86.hpp) for 8-bit scale 0, a band of kBand rows at a time through the vertical
-// pass (vertical_u8_band_w), then row by row through the horizontal pass and the statistic. Each row
-// sees exactly the same passes as in scale_sums; only the vertical pass's order of work differs. With
-// down_x and down_y, also the scale-1 planes of both pictures (downsample's), the vertical pass of the
-// downsampling done by the band pass from its rows.
-Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const std::uint8_t* y,
-                         std::ptrdiff_t stride_y, const ScaleArgs& a, std::uint16_t* down_x, std::uint16_t* down_y,
-                         Scratch& s) {
-  const Kernel f = kernel_of(0);
-  const MomentShifts sh = moment_shifts(a.bpc, 0);
+// scale_sums (kernels_x86.hpp) a band of kBand rows at a time through the vertical pass
+// (vertical_u8_band_w for 8-bit scale 0, vertical_u16_band_w_s for scales 1-3), then row by row through
+// the horizontal pass and the statistic. Each row sees exactly the same passes as in scale_sums; only the
+// vertical pass's order of work differs. With down_x and down_y (8-bit only), also the scale-1 planes of
+// both pictures (downsample's), the vertical pass of the downsampling done by the band pass from its rows.
+template <class T>
+Accum scale_sums_band(const T* x, std::ptrdiff_t stride_x, const T* y, std::ptrdiff_t stride_y, const ScaleArgs& a,
+                      std::uint16_t* down_x, std::uint16_t* down_y, Scratch& s) {
+  const Kernel f = kernel_of(a.scale);
+  const MomentShifts sh = moment_shifts(a.bpc, a.scale);
   const std::size_t row = std::size_t(a.w) + 2 * kMaxHalf + kSlack;
   const std::size_t band_row = kNumPlanes * row;
   auto* mem = static_cast<std::int16_t*>(s.get(0, kBand * band_row * sizeof(std::int16_t)));
@@ -571,8 +654,8 @@ Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const s
   std::int32_t* s1 = sig;
   std::int32_t* s2 = sig + a.w;
   std::int32_t* s12 = sig + 2 * a.w;
-  const std::uint8_t* rx[kBand + 2 * kMaxHalf];
-  const std::uint8_t* ry[kBand + 2 * kMaxHalf];
+  const T* rx[kBand + 2 * kMaxHalf];
+  const T* ry[kBand + 2 * kMaxHalf];
   Accum acc;
   static_assert(kBand % 2 == 0, "bands start on even rows, the rows downsampling keeps");
   for (int i0 = 0; i0 < a.h; i0 += kBand) {
@@ -589,7 +672,13 @@ Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const s
           down.x[o] = vm + std::size_t(o) * row + kMaxHalf;
           down.y[o] = vm + std::size_t(o + 1) * row + kMaxHalf;
         }
-    vertical_u8_band_w(rx, ry, rows, a.w, sh, pr, with_down ? &down : nullptr);
+    if constexpr (sizeof(T) == 1) {
+      vertical_u8_band_w(rx, ry, rows, a.w, sh, pr, with_down ? &down : nullptr);
+    } else {
+      with_scale(f, [&]<int S>() {
+        if constexpr (S > 0) vertical_u16_band_w_s<S>(rx, ry, rows, a.w, sh, pr);
+      });
+    }
     for (int o = 0; o < rows; ++o) {
       for (std::int16_t* p : pr[o].p) mirror16(p, a.w, f.half);
       horizontal_w(pr[o], f, a.w, s1, s2, s12);
@@ -607,7 +696,14 @@ Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const s
 
 Accum scale_sums_u8_w(const std::uint8_t* x, std::ptrdiff_t stride_x, const std::uint8_t* y, std::ptrdiff_t stride_y,
                       const ScaleArgs& a, Scratch& s) {
-  return scale_sums_u8_band(x, stride_x, y, stride_y, a, nullptr, nullptr, s);
+  return scale_sums_band(x, stride_x, y, stride_y, a, nullptr, nullptr, s);
+}
+
+// 16-bit planes: scales 1-3 on bands; scale 0 (10-bit and deeper input) row by row.
+Accum scale_sums_u16_w(const std::uint16_t* x, std::ptrdiff_t stride_x, const std::uint16_t* y,
+                       std::ptrdiff_t stride_y, const ScaleArgs& a, Scratch& s) {
+  if (a.scale == 0) return scale_sums<Avx512Passes, std::uint16_t>(x, stride_x, y, stride_y, a, s);
+  return scale_sums_band(x, stride_x, y, stride_y, a, nullptr, nullptr, s);
 }
 
 }  // namespace
@@ -615,8 +711,8 @@ Accum scale_sums_u8_w(const std::uint8_t* x, std::ptrdiff_t stride_x, const std:
 void init_avx512(KernelSet& k) {
   k.name = "avx512";
   k.scale_sums_u8 = scale_sums_u8_w;
-  k.scale_sums_down_u8 = scale_sums_u8_band;
-  k.scale_sums_u16 = scale_sums<Avx512Passes, std::uint16_t>;
+  k.scale_sums_down_u8 = scale_sums_band<std::uint8_t>;
+  k.scale_sums_u16 = scale_sums_u16_w;
   k.downsample_u8 = downsample<Avx512Passes, std::uint8_t>;
   k.downsample_u16 = downsample<Avx512Passes, std::uint16_t>;
   k.statistic = statistic_w;
