@@ -49,6 +49,11 @@ struct KernelSet {
   // accumulate_pixel over n pixels (unclamped sigmas).
   void (*statistic)(const std::int32_t* sigma1, const std::int32_t* sigma2, const std::int32_t* sigma12, int n,
                     double gain_limit, const std::uint16_t* log_table, Accum& acc);
+  // Optional (nullptr where a set has none): scale_sums_u8 (a.scale 0) that also writes what
+  // downsample_u8 writes for x into down_x and for y into down_y, from the rows it reads anyway.
+  Accum (*scale_sums_down_u8)(const std::uint8_t* x, std::ptrdiff_t stride_x, const std::uint8_t* y,
+                              std::ptrdiff_t stride_y, const ScaleArgs& a, std::uint16_t* down_x,
+                              std::uint16_t* down_y, Scratch& s) = nullptr;
 };
 
 // The table for a set of cpu:: flags (common/cpu.hpp): the reference, then each instruction set the

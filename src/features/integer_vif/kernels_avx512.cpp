@@ -127,15 +127,47 @@ VIF_AVX512 void vertical_u8_w(const std::uint8_t* const* rx, const std::uint8_t*
   vertical_u8(rx, ry, j, w, sh, pr);  // the AVX2 pass
 }
 
+// The vertical mean (as vertical_mean_w) of 32 columns of 8-bit samples, sample(t) the widened row at
+// tap offset t (-half..half from the centre). The symmetric taps are folded first (two samples sum to at
+// most 510), so kernel 1's 9 taps take 3 multiply-add pairs instead of 5; the sum is the same integer.
+template <int Scale, class Sample>
+VIF_AVX512 inline void vertical_mean_folded_w(Sample sample, Shift sh, std::int16_t* out) {
+  constexpr Kernel k = kernel_of(Scale);
+  constexpr int nterms = k.half + 1;
+  const __m512i z = _mm512_setzero_si512();
+  auto term = [&](int d) VIF_AVX512 { return d == 0 ? sample(0) : _mm512_add_epi16(sample(-d), sample(d)); };
+  Acc2w acc{z, z};
+  for (int i = 0; 2 * i < nterms; ++i) {
+    const std::uint32_t c0 = k.taps[k.half - 2 * i];
+    const std::uint32_t c1 = 2 * i + 1 < nterms ? k.taps[k.half - 2 * i - 1] : 0u;
+    madd_pair_w(acc, term(2 * i), 2 * i + 1 < nterms ? term(2 * i + 1) : z,
+                _mm512_set1_epi32(std::int32_t((c1 << 16) | c0)));
+  }
+  const __m128i shift = _mm_cvtsi32_si128(int(sh.shift));
+  const __m512i round = _mm512_set1_epi32(std::int32_t(sh.round));
+  store_offset16_w(out, _mm512_srl_epi32(_mm512_add_epi32(acc.lo, round), shift),
+                   _mm512_srl_epi32(_mm512_add_epi32(acc.hi, round), shift));
+}
+
 // vertical_u8_w for a band of `rows` consecutive output rows (at most kBand): rx[r], ry[r] for r in
 // 0..rows+15 are the input rows of the band (output row o is the window rx[o..o+16]). Each 32-column block
 // computes the elements (widened samples and offset products) of its rows+16 input rows once, into a
 // stack buffer the band's windows then read, instead of once per window: 17 products per sample and
-// window become (rows+16)/rows. The sums are the same integers as vertical_u8_w's.
-constexpr int kBand = 4;
+// window become (rows+16)/rows. The sums are the same integers as vertical_u8_w's. The rows+16 input
+// rows of both pictures are more than L1 holds, so each block prefetches the next block's 64 bytes of
+// every input row (the hardware prefetchers do not follow 48 row streams).
+constexpr int kBand = 8;
+
+// Where vertical_u8_band_w also writes the first pass of the downsampling to scale 1 (vertical_mean_w's
+// offset int16 rows, kernel 1) for the band's output rows downsampling keeps: from the same widened
+// samples, while they are at hand, instead of reading both pictures again afterwards.
+struct DownRows {
+  std::int16_t* x[kBand];  // nullptr: a row downsampling skips
+  std::int16_t* y[kBand];
+};
 
 VIF_AVX512 void vertical_u8_band_w(const std::uint8_t* const* rx, const std::uint8_t* const* ry, int rows, int w,
-                                   MomentShifts sh, const PlaneRows* pr) {
+                                   MomentShifts sh, const PlaneRows* pr, const DownRows* down) {
   constexpr Kernel k = kernel_of(0);
   const int nterms = k.half + 1;
   __m512i coef[(kMaxHalf + 2) / 2];
@@ -146,10 +178,23 @@ VIF_AVX512 void vertical_u8_band_w(const std::uint8_t* const* rx, const std::uin
   }
   const __m128i mean_shift = _mm_cvtsi32_si128(int(sh.mean.shift));
   const __m512i mean_round = _mm512_set1_epi32(std::int32_t(sh.mean.round));
+  const Shift dsh = downsample_shift(8, 0);
   Elements8w e[kBand + 2 * kMaxHalf];
   int j = 0;
   for (; j + 32 <= w; j += 32) {
-    for (int r = 0; r < rows + 2 * k.half; ++r) e[r] = elements8_w(rx[r] + j, ry[r] + j);
+    for (int r = 0; r < rows + 2 * k.half; ++r) {
+      _mm_prefetch(reinterpret_cast<const char*>(rx[r] + j + 64), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(ry[r] + j + 64), _MM_HINT_T0);
+      e[r] = elements8_w(rx[r] + j, ry[r] + j);
+    }
+    if (down != nullptr) {
+      for (int o = 0; o < rows; ++o)
+        if (down->x[o] != nullptr) {
+          const Elements8w* c = e + o + k.half;
+          vertical_mean_folded_w<1>([&](int t) VIF_AVX512 { return c[t].x; }, dsh, down->x[o] + j);
+          vertical_mean_folded_w<1>([&](int t) VIF_AVX512 { return c[t].y; }, dsh, down->y[o] + j);
+        }
+    }
     for (int o = 0; o < rows; ++o) {
       const Elements8w* c = e + o + k.half;  // the window's centre row
       const __m512i z = _mm512_setzero_si512();
@@ -185,7 +230,14 @@ VIF_AVX512 void vertical_u8_band_w(const std::uint8_t* const* rx, const std::uin
       store_split16_w(q.p[kBxyLo] + j, q.p[kBxyHi] + j, lo[4], hi[4]);
     }
   }
-  for (int o = 0; o < rows; ++o) vertical_u8(rx + o, ry + o, j, w, sh, pr[o]);  // the AVX2 pass
+  for (int o = 0; o < rows; ++o) {  // the AVX2 passes
+    vertical_u8(rx + o, ry + o, j, w, sh, pr[o]);
+    if (down != nullptr && down->x[o] != nullptr) {
+      constexpr int d = k.half - kernel_of(1).half;  // the kernel-1 window of output row o starts at o + d
+      vertical_mean(rx + o + d, kernel_of(1), j, w, dsh, down->x[o]);
+      vertical_mean(ry + o + d, kernel_of(1), j, w, dsh, down->y[o]);
+    }
+  }
 }
 
 VIF_AVX512 inline __m512i load16_w(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
@@ -249,6 +301,89 @@ VIF_AVX512 void vertical_u16_w_s(const std::uint16_t* const* rx, const std::uint
     store_split16_w(pr.p[kByyLo] + j, pr.p[kByyHi] + j, square(yyl.lo, yyh.lo), square(yyl.hi, yyh.hi));
   }
   vertical_u16(rx, ry, k, j, w, sh, pr);  // the AVX2 pass
+}
+
+// vertical_u16_w_s for a band of `rows` consecutive output rows (at most kBand) of scales 1-3: rx[r], ry[r]
+// for r in 0..rows+size-2 are the band's input rows. Each 32-column block forms the elements of its input
+// rows (the flipped samples and the flipped low and high halves of their products, as vertical_u16_w_s
+// does per window) once, into a stack buffer the windows read: the multiplies were most of the pass's
+// work on the multiply port, 9 times per sample at scale 1. Same integers as vertical_u16_w_s.
+struct Elements16w {
+  __m512i x, y, xy_lo, xy_hi, xx_lo, xx_hi, yy_lo, yy_hi;
+};
+
+VIF_AVX512 inline Elements16w elements16_w(const std::uint16_t* xr, const std::uint16_t* yr) {
+  const __m512i flip = _mm512_set1_epi16(INT16_MIN);
+  const __m512i x = load16_w(xr), y = load16_w(yr);
+  auto f = [&](__m512i v) VIF_AVX512 { return _mm512_xor_si512(v, flip); };
+  return {f(x),
+          f(y),
+          f(_mm512_mullo_epi16(x, y)),
+          f(_mm512_mulhi_epu16(x, y)),
+          f(_mm512_mullo_epi16(x, x)),
+          f(_mm512_mulhi_epu16(x, x)),
+          f(_mm512_mullo_epi16(y, y)),
+          f(_mm512_mulhi_epu16(y, y))};
+}
+
+template <int Scale>
+VIF_AVX512 void vertical_u16_band_w_s(const std::uint16_t* const* rx, const std::uint16_t* const* ry, int rows,
+                                      int w, MomentShifts sh, const PlaneRows* pr) {
+  static_assert(Scale > 0, "scale 0 (10-bit and deeper input) keeps the row pass");
+  constexpr Kernel k = kernel_of(Scale);
+  constexpr PairTaps pt = pair_taps(k);
+  __m512i coef[9];
+  for (int i = 0; i < pt.n; ++i) coef[i] = _mm512_set1_epi32(pt.coef[i]);
+  const __m128i mean_shift = _mm_cvtsi32_si128(int(sh.mean.shift));
+  const __m512i mean_round = _mm512_set1_epi32(std::int32_t(sh.mean.round));
+  const __m128i sq_shift = _mm_cvtsi32_si128(int(sh.square.shift));
+  const __m128i sq_up = _mm_cvtsi32_si128(int(16 - sh.square.shift));
+  const __m512i sq_round = _mm512_set1_epi32(std::int32_t(sh.square.round));
+  auto square = [&](__m512i s_lo, __m512i s_hi) VIF_AVX512 {
+    return _mm512_add_epi32(_mm512_sll_epi32(flip31w(s_hi), sq_up),
+                            _mm512_srl_epi32(_mm512_add_epi32(flip31w(s_lo), sq_round), sq_shift));
+  };
+  auto mean = [&](__m512i v) VIF_AVX512 {
+    return _mm512_srl_epi32(_mm512_add_epi32(flip31w(v), mean_round), mean_shift);
+  };
+  Elements16w e[kBand + 2 * kMaxHalf];
+  int j = 0;
+  for (; j + 32 <= w; j += 32) {
+    for (int r = 0; r < rows + k.size - 1; ++r) {
+      _mm_prefetch(reinterpret_cast<const char*>(rx[r] + j + 64), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(ry[r] + j + 64), _MM_HINT_T0);
+      e[r] = elements16_w(rx[r] + j, ry[r] + j);
+    }
+    for (int o = 0; o < rows; ++o) {
+      const Elements16w* c = e + o;  // the window's first row
+      const __m512i z = _mm512_setzero_si512();
+      Acc2w ax{z, z}, ay{z, z}, xyl{z, z}, xyh{z, z};
+      for (int i = 0; i < pt.n; ++i) {
+        const int t0 = pt.offset[i];
+        const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
+        madd_pair_w(ax, c[t0].x, c[t1].x, coef[i]);
+        madd_pair_w(ay, c[t0].y, c[t1].y, coef[i]);
+        madd_pair_w(xyl, c[t0].xy_lo, c[t1].xy_lo, coef[i]);
+        madd_pair_w(xyh, c[t0].xy_hi, c[t1].xy_hi, coef[i]);
+      }
+      const PlaneRows& q = pr[o];
+      store_offset16_w(q.p[kAx] + j, mean(ax.lo), mean(ax.hi));
+      store_offset16_w(q.p[kAy] + j, mean(ay.lo), mean(ay.hi));
+      store_split16_w(q.p[kBxyLo] + j, q.p[kBxyHi] + j, square(xyl.lo, xyh.lo), square(xyl.hi, xyh.hi));
+      Acc2w xxl{z, z}, xxh{z, z}, yyl{z, z}, yyh{z, z};
+      for (int i = 0; i < pt.n; ++i) {
+        const int t0 = pt.offset[i];
+        const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
+        madd_pair_w(xxl, c[t0].xx_lo, c[t1].xx_lo, coef[i]);
+        madd_pair_w(xxh, c[t0].xx_hi, c[t1].xx_hi, coef[i]);
+        madd_pair_w(yyl, c[t0].yy_lo, c[t1].yy_lo, coef[i]);
+        madd_pair_w(yyh, c[t0].yy_hi, c[t1].yy_hi, coef[i]);
+      }
+      store_split16_w(q.p[kBxxLo] + j, q.p[kBxxHi] + j, square(xxl.lo, xxh.lo), square(xxl.hi, xxh.hi));
+      store_split16_w(q.p[kByyLo] + j, q.p[kByyHi] + j, square(yyl.lo, yyh.lo), square(yyl.hi, yyh.hi));
+    }
+  }
+  for (int o = 0; o < rows; ++o) vertical_u16(rx + o, ry + o, k, j, w, sh, pr[o]);  // the AVX2 pass
 }
 
 void vertical_u16_w(const std::uint16_t* const* rx, const std::uint16_t* const* ry, Kernel k, int w,
@@ -425,24 +560,25 @@ VIF_AVX512 void vertical_mean_w(const T* const* rows, int w, Shift sh, std::int1
   const __m512i flip = _mm512_set1_epi16(INT16_MIN);
   int j = 0;
   for (; j + 32 <= w; j += 32) {
-    const __m512i z = _mm512_setzero_si512();
-    Acc2w acc{z, z};
-    for (int i = 0; i < pt.n; ++i) {
-      const int t0 = pt.offset[i];
-      const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
-      __m512i a, b;
-      if constexpr (sizeof(T) == 1) {
-        a = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t0] + j)));
-        b = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t1] + j)));
-      } else {
-        a = _mm512_xor_si512(load16_w(rows[t0] + j), flip);
-        b = _mm512_xor_si512(load16_w(rows[t1] + j), flip);
+    if constexpr (sizeof(T) == 1) {
+      vertical_mean_folded_w<Scale>(
+          [&](int t) VIF_AVX512 {
+            return _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[k.half + t] + j)));
+          },
+          sh, out + j);
+    } else {
+      const __m512i z = _mm512_setzero_si512();
+      Acc2w acc{z, z};
+      for (int i = 0; i < pt.n; ++i) {
+        const int t0 = pt.offset[i];
+        const int t1 = t0 + 1 < k.size ? t0 + 1 : t0;
+        madd_pair_w(acc, _mm512_xor_si512(load16_w(rows[t0] + j), flip), _mm512_xor_si512(load16_w(rows[t1] + j), flip),
+                    coef[i]);
       }
-      madd_pair_w(acc, a, b, coef[i]);
+      acc = {flip31w(acc.lo), flip31w(acc.hi)};
+      store_offset16_w(out + j, _mm512_srl_epi32(_mm512_add_epi32(acc.lo, round), shift),
+                       _mm512_srl_epi32(_mm512_add_epi32(acc.hi, round), shift));
     }
-    if constexpr (sizeof(T) != 1) acc = {flip31w(acc.lo), flip31w(acc.hi)};
-    store_offset16_w(out + j, _mm512_srl_epi32(_mm512_add_epi32(acc.lo, round), shift),
-                     _mm512_srl_epi32(_mm512_add_epi32(acc.hi, round), shift));
   }
   vertical_mean(rows, k, j, w, sh, out);  // the AVX2 pass
 }
@@ -489,13 +625,16 @@ struct Avx512Passes {
   }
 };
 
-// scale_sums (kernels_x86.hpp) for 8-bit scale 0, a band of kBand rows at a time through the vertical
-// pass (vertical_u8_band_w), then row by row through the horizontal pass and the statistic. Each row
-// sees exactly the same passes as in scale_sums; only the vertical pass's order of work differs.
-Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const std::uint8_t* y,
-                         std::ptrdiff_t stride_y, const ScaleArgs& a, Scratch& s) {
-  const Kernel f = kernel_of(0);
-  const MomentShifts sh = moment_shifts(a.bpc, 0);
+// scale_sums (kernels_x86.hpp) a band of kBand rows at a time through the vertical pass
+// (vertical_u8_band_w for 8-bit scale 0, vertical_u16_band_w_s for scales 1-3), then row by row through
+// the horizontal pass and the statistic. Each row sees exactly the same passes as in scale_sums; only the
+// vertical pass's order of work differs. With down_x and down_y (8-bit only), also the scale-1 planes of
+// both pictures (downsample's), the vertical pass of the downsampling done by the band pass from its rows.
+template <class T>
+Accum scale_sums_band(const T* x, std::ptrdiff_t stride_x, const T* y, std::ptrdiff_t stride_y, const ScaleArgs& a,
+                      std::uint16_t* down_x, std::uint16_t* down_y, Scratch& s) {
+  const Kernel f = kernel_of(a.scale);
+  const MomentShifts sh = moment_shifts(a.bpc, a.scale);
   const std::size_t row = std::size_t(a.w) + 2 * kMaxHalf + kSlack;
   const std::size_t band_row = kNumPlanes * row;
   auto* mem = static_cast<std::int16_t*>(s.get(0, kBand * band_row * sizeof(std::int16_t)));
@@ -503,13 +642,22 @@ Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const s
   PlaneRows pr[kBand];
   for (int o = 0; o < kBand; ++o)
     for (int i = 0; i < kNumPlanes; ++i) pr[o].p[i] = mem + std::size_t(o) * band_row + std::size_t(i) * row + kMaxHalf;
+  // The downsampling's vertical means of the band's kept (even) rows: kBand / 2 rows per picture.
+  const bool with_down = down_x != nullptr;
+  std::int16_t* vm = nullptr;
+  if (with_down) {
+    vm = static_cast<std::int16_t*>(s.get(2, kBand * row * sizeof(std::int16_t)));
+    std::memset(vm, 0, kBand * row * sizeof(std::int16_t));
+  }
+  const int out_w = a.w / 2, out_h = a.h / 2;
   auto* sig = static_cast<std::int32_t*>(s.get(1, 3 * std::size_t(a.w) * sizeof(std::int32_t)));
   std::int32_t* s1 = sig;
   std::int32_t* s2 = sig + a.w;
   std::int32_t* s12 = sig + 2 * a.w;
-  const std::uint8_t* rx[kBand + 2 * kMaxHalf];
-  const std::uint8_t* ry[kBand + 2 * kMaxHalf];
+  const T* rx[kBand + 2 * kMaxHalf];
+  const T* ry[kBand + 2 * kMaxHalf];
   Accum acc;
+  static_assert(kBand % 2 == 0, "bands start on even rows, the rows downsampling keeps");
   for (int i0 = 0; i0 < a.h; i0 += kBand) {
     const int rows = std::min(kBand, a.h - i0);
     for (int r = 0; r < rows + 2 * f.half; ++r) {
@@ -517,22 +665,54 @@ Accum scale_sums_u8_band(const std::uint8_t* x, std::ptrdiff_t stride_x, const s
       rx[r] = x + m * stride_x;
       ry[r] = y + m * stride_y;
     }
-    vertical_u8_band_w(rx, ry, rows, a.w, sh, pr);
+    DownRows down{};
+    if (with_down)
+      for (int o = 0; o < rows; o += 2)
+        if ((i0 + o) / 2 < out_h) {
+          down.x[o] = vm + std::size_t(o) * row + kMaxHalf;
+          down.y[o] = vm + std::size_t(o + 1) * row + kMaxHalf;
+        }
+    if constexpr (sizeof(T) == 1) {
+      vertical_u8_band_w(rx, ry, rows, a.w, sh, pr, with_down ? &down : nullptr);
+    } else {
+      with_scale(f, [&]<int S>() {
+        if constexpr (S > 0) vertical_u16_band_w_s<S>(rx, ry, rows, a.w, sh, pr);
+      });
+    }
     for (int o = 0; o < rows; ++o) {
       for (std::int16_t* p : pr[o].p) mirror16(p, a.w, f.half);
       horizontal_w(pr[o], f, a.w, s1, s2, s12);
       statistic_w(s1, s2, s12, a.w, a.gain_limit, a.log_table, acc);
+      if (down.x[o] != nullptr) {
+        const std::ptrdiff_t at = std::ptrdiff_t((i0 + o) / 2) * out_w;
+        for (std::int16_t* v : {down.x[o], down.y[o]}) mirror16(v, a.w, kernel_of(1).half);
+        horizontal_mean_even_w<1>(down.x[o], out_w, down_x + at);
+        horizontal_mean_even_w<1>(down.y[o], out_w, down_y + at);
+      }
     }
   }
   return acc;
+}
+
+Accum scale_sums_u8_w(const std::uint8_t* x, std::ptrdiff_t stride_x, const std::uint8_t* y, std::ptrdiff_t stride_y,
+                      const ScaleArgs& a, Scratch& s) {
+  return scale_sums_band(x, stride_x, y, stride_y, a, nullptr, nullptr, s);
+}
+
+// 16-bit planes: scales 1-3 on bands; scale 0 (10-bit and deeper input) row by row.
+Accum scale_sums_u16_w(const std::uint16_t* x, std::ptrdiff_t stride_x, const std::uint16_t* y,
+                       std::ptrdiff_t stride_y, const ScaleArgs& a, Scratch& s) {
+  if (a.scale == 0) return scale_sums<Avx512Passes, std::uint16_t>(x, stride_x, y, stride_y, a, s);
+  return scale_sums_band(x, stride_x, y, stride_y, a, nullptr, nullptr, s);
 }
 
 }  // namespace
 
 void init_avx512(KernelSet& k) {
   k.name = "avx512";
-  k.scale_sums_u8 = scale_sums_u8_band;
-  k.scale_sums_u16 = scale_sums<Avx512Passes, std::uint16_t>;
+  k.scale_sums_u8 = scale_sums_u8_w;
+  k.scale_sums_down_u8 = scale_sums_band<std::uint8_t>;
+  k.scale_sums_u16 = scale_sums_u16_w;
   k.downsample_u8 = downsample<Avx512Passes, std::uint8_t>;
   k.downsample_u16 = downsample<Avx512Passes, std::uint16_t>;
   k.statistic = statistic_w;
