@@ -242,6 +242,26 @@ VIF_AVX512 void vertical_u8_band_w(const std::uint8_t* const* rx, const std::uin
 
 VIF_AVX512 inline __m512i load16_w(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
 
+// The last step of the 16-bit vertical passes (row and band): the offset int32 sums of the means and of
+// the two 16-bit halves of each product, shifted with rounding as moment_shifts() says.
+struct MomentFinish16w {
+  __m128i mean_shift, sq_shift, sq_up;
+  __m512i mean_round, sq_round;
+  VIF_AVX512 explicit MomentFinish16w(MomentShifts sh)
+      : mean_shift(_mm_cvtsi32_si128(int(sh.mean.shift))),
+        sq_shift(_mm_cvtsi32_si128(int(sh.square.shift))),
+        sq_up(_mm_cvtsi32_si128(int(16 - sh.square.shift))),
+        mean_round(_mm512_set1_epi32(std::int32_t(sh.mean.round))),
+        sq_round(_mm512_set1_epi32(std::int32_t(sh.square.round))) {}
+  VIF_AVX512 __m512i mean(__m512i v) const {
+    return _mm512_srl_epi32(_mm512_add_epi32(flip31w(v), mean_round), mean_shift);
+  }
+  VIF_AVX512 __m512i square(__m512i s_lo, __m512i s_hi) const {
+    return _mm512_add_epi32(_mm512_sll_epi32(flip31w(s_hi), sq_up),
+                            _mm512_srl_epi32(_mm512_add_epi32(flip31w(s_lo), sq_round), sq_shift));
+  }
+};
+
 // vertical_u16_s, 32 columns at a time.
 template <int Scale>
 VIF_AVX512 void vertical_u16_w_s(const std::uint16_t* const* rx, const std::uint16_t* const* ry, int w,
@@ -251,18 +271,9 @@ VIF_AVX512 void vertical_u16_w_s(const std::uint16_t* const* rx, const std::uint
   __m512i coef[9];
   for (int i = 0; i < pt.n; ++i) coef[i] = _mm512_set1_epi32(pt.coef[i]);
   const __m512i flip = _mm512_set1_epi16(INT16_MIN);
-  const __m128i mean_shift = _mm_cvtsi32_si128(int(sh.mean.shift));
-  const __m512i mean_round = _mm512_set1_epi32(std::int32_t(sh.mean.round));
-  const __m128i sq_shift = _mm_cvtsi32_si128(int(sh.square.shift));
-  const __m128i sq_up = _mm_cvtsi32_si128(int(16 - sh.square.shift));
-  const __m512i sq_round = _mm512_set1_epi32(std::int32_t(sh.square.round));
-  auto square = [&](__m512i s_lo, __m512i s_hi) VIF_AVX512 {
-    return _mm512_add_epi32(_mm512_sll_epi32(flip31w(s_hi), sq_up),
-                            _mm512_srl_epi32(_mm512_add_epi32(flip31w(s_lo), sq_round), sq_shift));
-  };
-  auto mean = [&](__m512i v) VIF_AVX512 {
-    return _mm512_srl_epi32(_mm512_add_epi32(flip31w(v), mean_round), mean_shift);
-  };
+  const MomentFinish16w fin(sh);
+  auto square = [&](__m512i s_lo, __m512i s_hi) VIF_AVX512 { return fin.square(s_lo, s_hi); };
+  auto mean = [&](__m512i v) VIF_AVX512 { return fin.mean(v); };
   int j = 0;
   for (; j + 32 <= w; j += 32) {
     const __m512i z = _mm512_setzero_si512();
@@ -334,18 +345,9 @@ VIF_AVX512 void vertical_u16_band_w_s(const std::uint16_t* const* rx, const std:
   constexpr PairTaps pt = pair_taps(k);
   __m512i coef[9];
   for (int i = 0; i < pt.n; ++i) coef[i] = _mm512_set1_epi32(pt.coef[i]);
-  const __m128i mean_shift = _mm_cvtsi32_si128(int(sh.mean.shift));
-  const __m512i mean_round = _mm512_set1_epi32(std::int32_t(sh.mean.round));
-  const __m128i sq_shift = _mm_cvtsi32_si128(int(sh.square.shift));
-  const __m128i sq_up = _mm_cvtsi32_si128(int(16 - sh.square.shift));
-  const __m512i sq_round = _mm512_set1_epi32(std::int32_t(sh.square.round));
-  auto square = [&](__m512i s_lo, __m512i s_hi) VIF_AVX512 {
-    return _mm512_add_epi32(_mm512_sll_epi32(flip31w(s_hi), sq_up),
-                            _mm512_srl_epi32(_mm512_add_epi32(flip31w(s_lo), sq_round), sq_shift));
-  };
-  auto mean = [&](__m512i v) VIF_AVX512 {
-    return _mm512_srl_epi32(_mm512_add_epi32(flip31w(v), mean_round), mean_shift);
-  };
+  const MomentFinish16w fin(sh);
+  auto square = [&](__m512i s_lo, __m512i s_hi) VIF_AVX512 { return fin.square(s_lo, s_hi); };
+  auto mean = [&](__m512i v) VIF_AVX512 { return fin.mean(v); };
   Elements16w e[kBand + 2 * kMaxHalf];
   int j = 0;
   for (; j + 32 <= w; j += 32) {
