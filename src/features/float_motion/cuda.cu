@@ -3,7 +3,8 @@
 //   - per plane, the separable blur of the raw samples (vertical pass, then horizontal, reflect-101,
 //     fp32 products added left to right: math.hpp's blur_dot), one thread per output;
 //   - with motion_add_scale1, the half-size bilinear planes (math.hpp's bilinear_at, the CPU's
-//     position tables uploaded once);
+//     position tables uploaded once), of each chroma plane as libvmaf's resampler reads it
+//     (math.hpp's resample_input_at);
 //   - the SAD against the previous frame's blur: each row summed left to right in fp32 by one
 //     thread, the row sums added in row order by one thread -- the CPU's exact sequence.
 // Temporal state: frame n's blur goes to ring slot n % 2. Frames of different slots run on different
@@ -71,6 +72,13 @@ __global__ void half_kernel(const float* src, int w, int dw, int dh, const int* 
   }
 }
 
+// The plane as libvmaf's half-size resampler reads it (math.hpp: resample_input_at), into `dst`.
+__global__ void resample_input_kernel(const float* blur, int w, int h, ResampleView v, float* dst) {
+  const long n = long(w) * h;
+  for (long i = long(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += long(gridDim.x) * blockDim.x)
+    dst[i] = resample_input_at(blur, w, v, int(i / w), int(i % w));
+}
+
 // One warp per row: sum |a - b| left to right from 0 in fp32. The lanes load 32 consecutive
 // differences at a time (one cache line, not 32), then every lane adds them in order, each taken
 // from its lane by a shuffle: the same additions in the same order as one thread's loop.
@@ -134,6 +142,7 @@ class FloatMotionCuda final : public cuda::CudaTwin {
   // One plane's geometry, ring and half-size tables.
   struct Plane {
     int w = 0, h = 0, dw = 0, dh = 0;
+    ResampleView view;  // how libvmaf's resampler reads this plane
     cuda::DeviceArray<float> blur[kRing], half[kRing];
     cuda::DeviceArray<int> x0, x1, y0, y1;
     cuda::DeviceArray<float> fx, fy;
@@ -169,6 +178,8 @@ class FloatMotionCuda final : public cuda::CudaTwin {
       auto pl = std::make_unique<Plane>();
       pl->w = Front::plane_width(f, i);  // chroma: libvmaf's floor-sized region
       pl->h = Front::plane_height(f, i);
+      pl->view = Front::resample_view(f, i);
+      if (cuda::plant("float_motion_cuda_uv_scale1_stride")) pl->view.read = pl->view.stored;
       const std::size_t n = std::size_t(pl->w) * std::size_t(pl->h);
       largest = std::max(largest, n);
       tallest = std::max(tallest, pl->h);
@@ -247,8 +258,14 @@ class FloatMotionCuda final : public cuda::CudaTwin {
         cuda::check(cudaGetLastError(), "float_motion horizontal blur launch");
       }
       if (p.add_scale1) {
+        const float* half_src = out;
+        if (!pl.view.identity()) {  // tmp is free again: the horizontal pass has read it
+          resample_input_kernel<<<blocks, kThreads, 0, st>>>(out, pl.w, pl.h, pl.view, s.tmp.get());
+          cuda::check(cudaGetLastError(), "float_motion resampler input launch");
+          half_src = s.tmp.get();
+        }
         half_kernel<<<cuda::blocks_for((long long)pl.dw * pl.dh, kThreads), kThreads, 0, st>>>(
-            out, pl.w, pl.dw, pl.dh, pl.x0.get(), pl.x1.get(), pl.fx.get(), pl.y0.get(), pl.y1.get(), pl.fy.get(),
+            half_src, pl.w, pl.dw, pl.dh, pl.x0.get(), pl.x1.get(), pl.fx.get(), pl.y0.get(), pl.y1.get(), pl.fy.get(),
             pl.half[cur].get());
         cuda::check(cudaGetLastError(), "float_motion half-size launch");
       }
