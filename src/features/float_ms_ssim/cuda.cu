@@ -6,8 +6,6 @@
 // CPU's raster-order double sums, reproduced bit for bit by backends/cuda/ordered_sum (the chunked method
 // of core/ordered_sum.hpp, shared with the float_ssim and integer_ssim twins); the host divides and
 // combines (front.hpp).
-#include <memory>
-#include <vector>
 
 #include "backends/cuda/ordered_sum.hpp"
 #include "backends/cuda/grid.cuh"

@@ -7,7 +7,6 @@
 // vif_prescale that resizes the plane runs one thread per output too (the Lanczos weights, which use
 // the C library's sin, computed on the host once per output column and row).
 #include <array>
-#include <memory>
 #include <vector>
 
 #include "backends/cuda/grid.cuh"

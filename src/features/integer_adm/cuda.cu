@@ -4,8 +4,6 @@
 // AIM and denominator terms in int64 and rounding the row's sums by the per-row shift, as the CPU
 // does. Every rule is the CPU's, one output at a time (cells.hpp over math.hpp); the decouple's
 // reciprocal table is the CPU's constexpr table, copied to the device once.
-#include <memory>
-#include <vector>
 
 #include "backends/cuda/reduce.cuh"
 #include "backends/cuda/grid.cuh"

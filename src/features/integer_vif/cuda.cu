@@ -5,9 +5,7 @@
 // at a time (cells.hpp); the double block is per pixel and compiled without contraction; the log
 // table is the CPU's, copied to the device once.
 #include <array>
-#include <memory>
 #include <string>
-#include <vector>
 
 #include "backends/cuda/reduce.cuh"
 #include "backends/cuda/staged_twin.hpp"
