@@ -85,7 +85,8 @@ for ref in "$fx"/*_ref.y4m; do
   for args in "--model version=vmaf_v0.6.1" "--model version=vmaf_float_v0.6.1" "--model version=vmaf_4k_v0.6.1" \
               "--model version=vmaf_v0.6.1neg" "-n --feature psnr=enable_chroma=true --feature float_psnr" \
               "-n --feature float_ssim=enable_lcs=true --feature ssim --feature float_ms_ssim" \
-              "-n --feature float_motion --feature motion=motion_force_zero=false"; do
+              "-n --feature float_motion --feature motion=motion_force_zero=false" \
+              "-n --feature float_motion=motion_add_scale1=true:motion_add_uv=true:motion_filter_size=3"; do
     i=$((i + 1)); echo "$ref $dist $i $args" >>"$jobs_file"
   done
 done
