@@ -29,7 +29,7 @@ for plant in $plants; do
 done
 
 if command -v compute-sanitizer > /dev/null; then
-  for twin in float_motion_cuda float_vif_cuda float_adm_cuda; do
+  for twin in float_motion_cuda float_vif_cuda float_adm_cuda speed_chroma_cuda speed_temporal_cuda; do
     compute-sanitizer --tool initcheck "$B/tests/twin_harness" --quick --only $twin --phases small,options \
       > "$OUT/initcheck_$twin.log" 2>&1
     summary "initcheck $twin: $(grep -E 'ERROR SUMMARY' "$OUT/initcheck_$twin.log" | tail -1)"
