@@ -1,6 +1,6 @@
 // speed_chroma_cuda and speed_temporal_cuda: SpEED with its full-size work on the device and its
 // 1/16-size work on the host, through the CPU reference's own code (core.hpp's Speed, front.hpp):
-//   device, per plane: the samples to float (-128; front.hpp's sample_scaler), speed_temporal's frame
+//   device, per plane (one thread per output, cells.hpp): the samples to float (-128), speed_temporal's frame
 //     difference (prev - current, one fp32 subtraction per sample, as kernels.cpp's subtract), the
 //     prescale (float_vif/cells.hpp's prescaled_at, the function the CPU's resize runs; Lanczos-4
 //     weights from the host's lanczos_axis) and the anti-alias blur kept every 16th sample
@@ -21,6 +21,7 @@
 #include "backends/cuda/staged_twin.hpp"
 #include "core/implementation.hpp"
 #include "features/float_vif/cells.hpp"
+#include "features/speed/cells.hpp"
 #include "features/speed/front.hpp"
 #include "features/speed/schema.hpp"
 
@@ -30,10 +31,10 @@ namespace {
 
 using float_vif::LanczosAxis;
 using float_vif::PrescaleMethod;
-using float_vif::reflect101;
 
 constexpr unsigned kThreads = 256;
-constexpr int kStep = 1 << kScales;  // every 16th sample is kept
+using cells::kStep;
+static_assert(kStep == 1 << kScales);
 
 unsigned blocks(long long n) { return cuda::blocks_for(n, kThreads, 1, 4096); }
 
@@ -42,9 +43,7 @@ template <class T>
 __global__ void to_float_kernel(cuda::DevicePlane p, int w, int h, float scaler, float* out) {
   VQTWIN_GRID_STRIDE(i, (long long)w * h) {
     const int y = int(i / w), x = int(i % w);
-    const float v = float(p.row<T>(y)[x]);
-    if constexpr (sizeof(T) == 1) out[i] = v + -128.0f;
-    else out[i] = v / scaler + -128.0f;
+    out[i] = cells::to_float(p.row<T>(y)[x], scaler);
   }
 }
 
@@ -62,24 +61,15 @@ __global__ void prescale_kernel(PrescaleMethod method, const float* src, int sw,
 // The vertical pass at the kept rows (core.cpp's filter_at: columns(), acc = 0, acc += f[t] * s for
 // t ascending): out is oh x w.
 __global__ void columns_kernel(const float* src, int w, int h, const float* f, int taps, int oh, float* out) {
-  const int half = taps / 2;
   VQTWIN_GRID_STRIDE(i, (long long)oh * w) {
-    const int x = int(i % w), y = int(i / w) * kStep;
-    float acc = 0.0f;
-    for (int t = 0; t < taps; ++t) acc += f[t] * src[(long long)reflect101(y - half + t, h) * w + x];
-    out[i] = acc;
+    out[i] = cells::column_at(src, w, h, f, taps, int(i / w) * kStep, int(i % w));
   }
 }
 
 // The horizontal pass at the kept columns of the oh x w vertical pass: out is oh x ow.
 __global__ void rows_kernel(const float* cols, int w, int oh, int ow, const float* f, int taps, float* out) {
-  const int half = taps / 2;
   VQTWIN_GRID_STRIDE(i, (long long)oh * ow) {
-    const int x = int(i % ow) * kStep;
-    const float* row = cols + (i / ow) * (long long)w;
-    float acc = 0.0f;
-    for (int t = 0; t < taps; ++t) acc += f[t] * row[reflect101(x - half + t, w)];
-    out[i] = acc;
+    out[i] = cells::row_at(cols + (i / ow) * (long long)w, w, f, taps, int(i % ow) * kStep);
   }
 }
 
@@ -122,8 +112,9 @@ class Decimator {
       src = frame[scaled_];
     }
     float* const cols = frame[columns_];
-    columns_kernel<<<blocks((long long)d_.down_h * sw), kThreads, 0, st>>>(src, sw, sh, frame[kernel_],
-                                                                          plant_tap ? taps_ - 1 : taps_, d_.down_h, cols);
+    const int vertical_taps = plant_tap ? taps_ - 1 : taps_;
+    columns_kernel<<<blocks((long long)d_.down_h * sw), kThreads, 0, st>>>(src, sw, sh, frame[kernel_], vertical_taps,
+                                                                          d_.down_h, cols);
     cuda::check(cudaGetLastError(), "speed vertical pass launch");
     rows_kernel<<<blocks((long long)size()), kThreads, 0, st>>>(cols, sw, d_.down_h, d_.down_w, frame[kernel_], taps_,
                                                                  out);
