@@ -30,9 +30,8 @@ FloatPlane cells_decimate(const Speed& s, const FloatPlane& plane) {
   FloatPlane src = plane;
   if (s.resizes()) {
     const float rx = float(d.w) / float(d.scaled_w), ry = float(d.h) / float(d.scaled_h);
-    std::vector<float_vif::LanczosAxis> ax(std::size_t(d.scaled_w)), ay(std::size_t(d.scaled_h));
-    for (int x = 0; x < d.scaled_w; ++x) ax[std::size_t(x)] = float_vif::lanczos_axis(x, rx);
-    for (int y = 0; y < d.scaled_h; ++y) ay[std::size_t(y)] = float_vif::lanczos_axis(y, ry);
+    const std::vector<float_vif::LanczosAxis> ax = float_vif::lanczos_axes(d.scaled_w, rx);
+    const std::vector<float_vif::LanczosAxis> ay = float_vif::lanczos_axes(d.scaled_h, ry);
     src.resize(d.scaled_w, d.scaled_h);
     for (int y = 0; y < d.scaled_h; ++y)
       for (int x = 0; x < d.scaled_w; ++x)

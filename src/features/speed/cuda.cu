@@ -87,9 +87,8 @@ class Decimator {
       rx_ = float(d_.w) / float(d_.scaled_w);
       ry_ = float(d_.h) / float(d_.scaled_h);
       if (method_ == PrescaleMethod::kLanczos4) {
-        std::vector<LanczosAxis> ax(std::size_t(d_.scaled_w)), ay(std::size_t(d_.scaled_h));
-        for (int x = 0; x < d_.scaled_w; ++x) ax[std::size_t(x)] = float_vif::lanczos_axis(x, rx_);
-        for (int y = 0; y < d_.scaled_h; ++y) ay[std::size_t(y)] = float_vif::lanczos_axis(y, ry_);
+        const std::vector<LanczosAxis> ax = float_vif::lanczos_axes(d_.scaled_w, rx_);
+        const std::vector<LanczosAxis> ay = float_vif::lanczos_axes(d_.scaled_h, ry_);
         ax_ = plan.table(std::span<const LanczosAxis>(ax));
         ay_ = plan.table(std::span<const LanczosAxis>(ay));
       }
