@@ -3,8 +3,8 @@
 # twin seam (every CUDA twin on cuda::StagedTwin). The CUDA unit tests, the twin harness (quick, then
 # the fixtures when FIXTURES is set), every planted bug of tests/CMakeLists.txt (each must make the
 # harness exit 1), and compute-sanitizer's initcheck on the twins whose results were copied back
-# partly unwritten before (float_motion_cuda, float_vif_cuda, float_adm_cuda): it must report
-# 0 errors. Prints one SUMMARY line per check; logs go to $OUT.
+# partly unwritten before (float_motion_cuda, float_vif_cuda, float_adm_cuda) and on the speed twins
+# (speed_chroma_cuda, speed_temporal_cuda): it must report 0 errors. Prints one SUMMARY line per check; logs go to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 B=${BUILD:-build}
@@ -29,7 +29,7 @@ for plant in $plants; do
 done
 
 if command -v compute-sanitizer > /dev/null; then
-  for twin in float_motion_cuda float_vif_cuda float_adm_cuda; do
+  for twin in float_motion_cuda float_vif_cuda float_adm_cuda speed_chroma_cuda speed_temporal_cuda; do
     compute-sanitizer --tool initcheck "$B/tests/twin_harness" --quick --only $twin --phases small,options \
       > "$OUT/initcheck_$twin.log" 2>&1
     summary "initcheck $twin: $(grep -E 'ERROR SUMMARY' "$OUT/initcheck_$twin.log" | tail -1)"

@@ -14,6 +14,8 @@ extern const ExtractorInfo kFloatVifCudaInfo;
 extern const ExtractorInfo kFloatAdmCudaInfo;
 extern const ExtractorInfo kFloatMsSsimCudaInfo;
 extern const ExtractorInfo kFloatMotionCudaInfo;
+extern const ExtractorInfo kSpeedChromaCudaInfo;
+extern const ExtractorInfo kSpeedTemporalCudaInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -28,6 +30,8 @@ const ExtractorInfo* const kTwins[] = {
     &kFloatAdmCudaInfo,
     &kFloatMsSsimCudaInfo,
     &kFloatMotionCudaInfo,
+    &kSpeedChromaCudaInfo,
+    &kSpeedTemporalCudaInfo,
 };
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <span>
+#include <vector>
 
 #include "core/hd.hpp"
 #include "features/float_vif/math.hpp"
@@ -158,6 +159,13 @@ inline LanczosAxis lanczos_axis(int x, float ratio) {
   const float d = c - float(a.start);
   for (int i = -4; i <= 4; ++i) a.w[i + 4] = lanczos4_weight(float(i) - d);
   return a;
+}
+
+// Host: the axes of output indices 0 .. n-1 (the CPU's resize and the twins' tables alike).
+inline std::vector<LanczosAxis> lanczos_axes(int n, float ratio) {
+  std::vector<LanczosAxis> axes(static_cast<std::size_t>(n));
+  for (int x = 0; x < n; ++x) axes[std::size_t(x)] = lanczos_axis(x, ratio);
+  return axes;
 }
 
 VQTWIN_HD inline float lanczos_at(const float* src, int sw, int sh, const LanczosAxis& ax, const LanczosAxis& ay) {

@@ -76,9 +76,8 @@ class FloatVifCuda final : public cuda::StagedTwin<float> {
     if (front_.resizes() && front_.method() == PrescaleMethod::kLanczos4) {
       const float rx = float(f.width) / float(front_.scaled_width());
       const float ry = float(f.height) / float(front_.scaled_height());
-      std::vector<LanczosAxis> ax(std::size_t(front_.scaled_width())), ay(std::size_t(front_.scaled_height()));
-      for (int x = 0; x < front_.scaled_width(); ++x) ax[std::size_t(x)] = lanczos_axis(x, rx);
-      for (int y = 0; y < front_.scaled_height(); ++y) ay[std::size_t(y)] = lanczos_axis(y, ry);
+      const std::vector<LanczosAxis> ax = lanczos_axes(front_.scaled_width(), rx);
+      const std::vector<LanczosAxis> ay = lanczos_axes(front_.scaled_height(), ry);
       lanczos_x_ = plan.table(std::span<const LanczosAxis>(ax));
       lanczos_y_ = plan.table(std::span<const LanczosAxis>(ay));
     }

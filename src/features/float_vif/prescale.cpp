@@ -40,10 +40,8 @@ void prescale(const FloatPlane& src, PrescaleMethod method, int dst_w, int dst_h
   // Lanczos-4 weights depend on the output column (row) alone: once per column and row, as the twin.
   std::vector<LanczosAxis> ax, ay;
   if (method == PrescaleMethod::kLanczos4) {
-    ax.resize(std::size_t(dst_w));
-    ay.resize(std::size_t(dst_h));
-    for (int x = 0; x < dst_w; ++x) ax[std::size_t(x)] = lanczos_axis(x, rx);
-    for (int y = 0; y < dst_h; ++y) ay[std::size_t(y)] = lanczos_axis(y, ry);
+    ax = lanczos_axes(dst_w, rx);
+    ay = lanczos_axes(dst_h, ry);
   }
   for (int y = 0; y < dst_h; ++y) {
     float* d = dst.row(y);

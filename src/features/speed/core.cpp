@@ -98,6 +98,11 @@ Speed::Speed(const Options& o, const Dimensions& d) : o_(o), d_(d), k_(speed_ker
 }
 
 void Speed::prepare(const FloatPlane& plane, FloatPlane& out, FloatPlane& scratch) const {
+  decimate(plane, out, scratch);
+  remove_local_mean(out);
+}
+
+void Speed::decimate(const FloatPlane& plane, FloatPlane& out, FloatPlane& scratch) const {
   const FloatPlane* src = &plane;
   if (d_.prescaled) {
     float_vif::prescale(plane, o_.prescale_method, d_.scaled_w, d_.scaled_h, scratch);
@@ -106,6 +111,10 @@ void Speed::prepare(const FloatPlane& plane, FloatPlane& out, FloatPlane& scratc
   // Blur, then keep every 16th sample: only the kept samples are computed.
   std::vector<float> tmp;
   filter_at(k_, *src, antialias_, 1 << kScales, out, tmp);
+}
+
+void Speed::remove_local_mean(FloatPlane& out) const {
+  std::vector<float> tmp;
   FloatPlane mean;
   filter_at(k_, out, local_mean_, 1, mean, tmp);
   for (int i = 0; i < out.h; ++i) {
@@ -233,9 +242,15 @@ float Speed::combine(const BlockStats& r, const BlockStats& d) const {
 
 float Speed::score(const FloatPlane& ref, const FloatPlane& dis, FloatPlane& a, FloatPlane& b, FloatPlane& scratch,
                    bool* ref_singular, bool* dis_singular) const {
-  prepare(ref, a, scratch);
+  decimate(ref, a, scratch);
+  decimate(dis, b, scratch);
+  return score_decimated(a, b, ref_singular, dis_singular);
+}
+
+float Speed::score_decimated(FloatPlane& a, FloatPlane& b, bool* ref_singular, bool* dis_singular) const {
+  remove_local_mean(a);
   const BlockStats rs = analyse(a);
-  prepare(dis, b, scratch);
+  remove_local_mean(b);
   const BlockStats ds = analyse(b);
   if (ref_singular) *ref_singular = rs.singular;
   if (dis_singular) *dis_singular = ds.singular;

@@ -58,6 +58,16 @@ class Speed {
   // Prescale (if any), anti-alias blur, keep every 16th sample, subtract the local mean: the
   // plane SpEED analyses (down_w x down_h). `plane` holds dims().w x dims().h values.
   void prepare(const FloatPlane& plane, FloatPlane& out, FloatPlane& scratch) const;
+  // prepare()'s first half, the part the device twins compute: prescale (if any), anti-alias blur,
+  // every 16th sample kept (down_w x down_h).
+  void decimate(const FloatPlane& plane, FloatPlane& out, FloatPlane& scratch) const;
+  // prepare()'s second half: subtract the local mean of the decimated plane, in place.
+  void remove_local_mean(FloatPlane& decimated) const;
+  // The anti-alias kernel (the twins' table).
+  const std::vector<float>& antialias() const { return antialias_; }
+  // The prescale resizes the plane (libvmaf's test passed and the size changes; otherwise a copy).
+  bool resizes() const { return d_.prescaled && (d_.scaled_w != d_.w || d_.scaled_h != d_.h); }
+  const Options& options() const { return o_; }
   // est_params: covariance of the 25 shifts, its eigenvalues, the per-block variances and
   // entropies.
   BlockStats analyse(const FloatPlane& prepared) const;
@@ -65,6 +75,9 @@ class Speed {
   float score(const FloatPlane& ref, const FloatPlane& dis, FloatPlane& a, FloatPlane& b, FloatPlane& scratch,
               bool* ref_singular = nullptr, bool* dis_singular = nullptr) const;
   float combine(const BlockStats& ref, const BlockStats& dis) const;
+  // score() from the two decimated planes on: remove_local_mean (in place), analyse, combine.
+  float score_decimated(FloatPlane& a, FloatPlane& b, bool* ref_singular = nullptr,
+                        bool* dis_singular = nullptr) const;
 
  private:
   Options o_;

@@ -12,30 +12,13 @@
 #include "core/implementation.hpp"
 #include "features/float_vif/math.hpp"
 #include "features/speed/core.hpp"
+#include "features/speed/front.hpp"
 #include "features/speed/schema.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
 namespace speed {
 namespace {
-
-Options read_options(const OptionValues& o, std::string_view who, bool has_weight_mode) {
-  Options s;
-  s.kernelscale = o.get_double("speed_kernelscale");
-  s.prescale = o.get_double("speed_prescale");
-  s.sigma_nn = o.get_double("speed_sigma_nn");
-  s.nn_floor = o.get_double("speed_nn_floor");
-  if (has_weight_mode) s.weight_var_mode = o.get_int("speed_weight_var_mode");
-  // libvmaf ignores these two failures at init and crashes at the first frame.
-  if (!float_vif::kernelscale_is_valid(s.kernelscale))
-    throw Error(std::string(who) + ": speed_kernelscale " + std::to_string(s.kernelscale) +
-                " is not one of VIF's kernel scales");
-  const std::string& method = o.get_string("speed_prescale_method");
-  if (!float_vif::parse_prescale_method(method, s.prescale_method))
-    throw Error(std::string(who) + ": unknown speed_prescale_method '" + method +
-                "' (known: nearest, bilinear, bicubic, lanczos4)");
-  return s;
-}
 
 // libvmaf's picture_copy with offset -128: v - 128 (8-bit), v / 2^(bpc-8) - 128 otherwise, over the
 // top-left w x h samples of plane p (the kernel table's vector loops).
@@ -46,7 +29,7 @@ void to_float(const SpeedKernels& k, const Picture& pic, int p, int w, int h, Fl
     for (int y = 0; y < h; ++y) k.to_float8(pic.row<std::uint8_t>(p, y), out.row(y), w);
     return;
   }
-  const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+  const float scaler = sample_scaler(bpc);
   for (int y = 0; y < h; ++y) k.to_float16(pic.row<std::uint16_t>(p, y), scaler, out.row(y), w);
 }
 
@@ -58,19 +41,10 @@ class SpeedChromaCpu final : public Extractor {
  public:
   explicit SpeedChromaCpu(const OptionValues& o)
       : options_(read_options(o, "speed_chroma", true)),
-        max_val_(o.get_double("speed_max_val")),
-        name_u_(o.output_name(kChromaU)),
-        name_v_(o.output_name(kChromaV)),
-        name_uv_(o.output_name(kChromaUV)) {}
+        outputs_(o) {}
 
   void init(const PictureFormat& f) override {
-    require_standard_bitdepth("speed_chroma", f.bitdepth);
-    if (f.chroma == ChromaFormat::k400) throw Error("speed_chroma: needs chroma planes; this input is 4:0:0");
-    // libvmaf's chroma size: the luma size halved, rounding down (an odd luma size leaves the last
-    // chroma column / row out).
-    const int w = f.chroma == ChromaFormat::k444 ? f.width : f.width / 2;
-    const int h = f.chroma == ChromaFormat::k420 ? f.height / 2 : f.height;
-    speed_.emplace(options_, make_dimensions(w, h, options_.prescale, "speed_chroma"));
+    speed_.emplace(options_, chroma_dimensions(f, options_.prescale));
   }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
@@ -86,19 +60,10 @@ class SpeedChromaCpu final : public Extractor {
       singular[c] = rs || ds;
     }
     give_back(std::move(ws));
-    // A plane with a singular covariance matrix (e.g. flat) takes the other plane's score.
-    float uv;
-    if (singular[0] && !singular[1]) uv = score[1];
-    else if (singular[1] && !singular[0]) uv = score[0];
-    else uv = float((score[0] + score[1]) / 2.0);
-    out.put(name_u_, index, clip(score[0]));
-    out.put(name_v_, index, clip(score[1]));
-    out.put(name_uv_, index, clip(uv));
+    outputs_.emit(score, singular, index, out);
   }
 
  private:
-  double clip(float v) const { return v < max_val_ ? double(v) : max_val_; }
-
   std::unique_ptr<Workspace> take() {
     std::lock_guard lock(mutex_);
     if (free_.empty()) return std::make_unique<Workspace>();
@@ -112,8 +77,7 @@ class SpeedChromaCpu final : public Extractor {
   }
 
   Options options_;
-  double max_val_;
-  std::string name_u_, name_v_, name_uv_;
+  ChromaOutputs outputs_;
   std::optional<Speed> speed_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Workspace>> free_;
@@ -127,8 +91,7 @@ class SpeedTemporalCpu final : public Extractor {
         name_(o.output_name(kTemporal)) {}
 
   void init(const PictureFormat& f) override {
-    require_standard_bitdepth("speed_temporal", f.bitdepth);
-    speed_.emplace(options_, make_dimensions(f.width, f.height, options_.prescale, "speed_temporal"));
+    speed_.emplace(options_, temporal_dimensions(f, options_.prescale));
   }
 
   // Frames in order: the score of frame i compares the differences (i-1) - i of both pictures.
