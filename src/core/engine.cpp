@@ -9,7 +9,9 @@
 #include <thread>
 #include <utility>
 
+#include "core/device_start.hpp"
 #include "core/engine.hpp"
+#include "core/registry.hpp"
 #include "core/session_internal.hpp"
 #include "io/alignment.hpp"
 #include "io/inputs.hpp"
@@ -42,11 +44,17 @@ class Engine final : public FrameFeeder {
       throw Error("--max_pixels must be 1.." + std::to_string(kMaxPixelsLimit) + ", not " +
                   std::to_string(cfg_.max_pixels));
     threads_ = cfg_.threads ? cfg_.threads : std::max(1u, std::thread::hardware_concurrency());
+    startup_step("run started");
+    // The device's check (its driver context: most of a device run's start-up) runs meanwhile, on a
+    // thread of its own; the session takes its answer.
+    if (device_wanted()) start_device_probe(cfg_.gpu);
     // Unknown features, options and models are reported before the inputs are opened.
     check_requests();
+    startup_step("models loaded");
     if (cfg_.reference == "-" && cfg_.distorted == "-")
       throw Error("only one of --reference and --distorted can be standard input");
     open_inputs_();
+    startup_step("inputs opened");
 
     SessionConfig sc = cfg_;
     sc.threads = threads_;
@@ -54,6 +62,7 @@ class Engine final : public FrameFeeder {
       if (cfg_.progress) cfg_.progress(done, total_);
     };
     Session session(sc, format_, out_);
+    startup_step("session open (contexts initialised, workers started)");
     std::exception_ptr failure;
     try {
       check_first_frame();
@@ -74,6 +83,16 @@ class Engine final : public FrameFeeder {
   }
 
  private:
+  // Whether the run may use a device: a device backend, or a feature that names a twin.
+  bool device_wanted() const {
+    if (cfg_.backend != Backend::kCpu) return true;
+    for (const std::string& f : cfg_.features) {
+      const ExtractorInfo* e = find_extractor(f.substr(0, f.find('=')));
+      if (e && e->backend != Backend::kCpu) return true;
+    }
+    return false;
+  }
+
   void check_requests() {
     for (const std::string& f : cfg_.features) check_feature_text(f);
     if (!cfg_.no_prediction || !cfg_.models.empty()) models::load_models(cfg_.models);

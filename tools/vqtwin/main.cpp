@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "batch/batch_cli.hpp"
 #include "cli_common.hpp"
+#include "core/device_start.hpp"
 #include "core/quote.hpp"
 #include "ladder_cli.hpp"
 #include "output_file.hpp"
@@ -120,6 +122,12 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (c.distorted.size() > 1) return run_ladder_cli(c);
-  return run_single(c);
+  const int status = c.distorted.size() > 1 ? run_ladder_cli(c) : run_single(c);
+  // A run that ended before the device's check did (--backend auto, short clips on the CPU) does not
+  // wait for it: everything is written, and the driver's start-up is not torn down half-way.
+  if (vqtwin::device_probe_running()) {
+    std::fflush(nullptr);
+    std::_Exit(status);
+  }
+  return status;
 }
