@@ -350,6 +350,8 @@ struct Session::Impl {
     if (!usable || !*usable || device_cancel_) return;
     try {
       const auto t0 = std::chrono::steady_clock::now();
+      // The pipeline outlives the twins (they hold buffers of its slots) when this gives up.
+      std::unique_ptr<DevicePipeline> pipeline;
       std::vector<std::unique_ptr<Extractor>> twins(contexts_.size());
       bool any = false;
       for (std::size_t i = 0; i < contexts_.size(); ++i) {
@@ -366,7 +368,7 @@ struct Session::Impl {
       }
       if (!any || device_cancel_) return;
       const unsigned slots = threads_ + kMinDeviceWorkers + 1;
-      std::unique_ptr<DevicePipeline> pipeline = provider_.make_pipeline(format_, cfg_.gpu, slots);
+      pipeline = provider_.make_pipeline(format_, cfg_.gpu, slots);
       startup_step("device pipeline (streams, pinned slots)", ms_since(t0));
       unsigned planes = 0;
       for (auto& t : twins)
@@ -378,7 +380,7 @@ struct Session::Impl {
           t->init(format_);
         }
       if (device_cancel_) return;
-      publish_device(std::move(pipeline), twins);
+      publish_device(pipeline, twins);
       startup_step("device ready: it takes frames from now on", ms_since(t0));
     } catch (const std::exception& e) {
       if (cfg_.warn) cfg_.warn(std::string("--backend auto: the device could not be set up (") + e.what() +
@@ -388,7 +390,7 @@ struct Session::Impl {
 
   // Hands the device's slots to the workers: from now on frames are read into them (host slots are
   // retired as they come back), and kMinDeviceWorkers more workers run.
-  void publish_device(std::unique_ptr<DevicePipeline> pipeline, std::vector<std::unique_ptr<Extractor>>& twins) {
+  void publish_device(std::unique_ptr<DevicePipeline>& pipeline, std::vector<std::unique_ptr<Extractor>>& twins) {
     unsigned extra = 0;
     {
       std::lock_guard lock(mutex_);

@@ -317,28 +317,14 @@ TEST(MixedRun, DeviceBackendEqualsCpu) {
   }
 }
 
-// A file run (the engine's reader, workers reading frames into host and then device slots).
-TEST(MixedRun, FileRunEqualsCpu) {
-  const Clip clip = make_clip(96, 72, 8, 30);
-  const auto dir = std::filesystem::temp_directory_path() / ("vqtwin_mixed_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  auto write = [&](const std::vector<Picture>& pics, const std::string& name) {
-    std::ofstream f(dir / name, std::ios::binary);
-    f << "YUV4MPEG2 W96 H72 F25:1 Ip A1:1 C420jpeg\n";
-    for (const Picture& p : pics) {
-      f << "FRAME\n";
-      for (int pl = 0; pl < 3; ++pl)
-        for (int y = 0; y < p.height(pl); ++y) f.write(static_cast<const char*>(p.data(pl)) + std::ptrdiff_t(y) * p.stride_bytes(pl), p.width(pl));
-    }
-    return (dir / name).string();
-  };
-  RunConfig rc;
-  rc.reference = write(clip.ref, "ref.y4m");
-  rc.distorted = write(clip.dist, "dist.y4m");
+// File runs (the engine's readers, workers reading frames into host and then device slots): auto with
+// the device ready after 0, 5 and 20 ms equals cpu; at least one of them shared the frames.
+void check_file_run(RunConfig rc) {
   rc.threads = 3;
-  rc.features = {"float_motion", "psnr"};
   Results cpu;
   run(rc, cpu);
+  ::setenv("VQTWIN_AUTO_FRAMES_PER_THREAD", "0", 1);  // the device even for a clip this short
+  int shared = 0;
   for (unsigned gate_after_ms : {0u, 5u, 20u}) {
     use_fake_device();
     std::thread opener([&] {
@@ -350,9 +336,71 @@ TEST(MixedRun, FileRunEqualsCpu) {
     Results mixed;
     run(ra, mixed);
     opener.join();
-    EXPECT_EQ(difference(cpu, mixed), "") << "gate after " << gate_after_ms << " ms";
+    EXPECT_EQ(difference(cpu, mixed), "") << rc.reference << ", gate after " << gate_after_ms << " ms";
+    for (const auto& [n, impl] : mixed.receipt())
+      if (impl.find("_fake") != std::string::npos) {
+        ++shared;
+        break;
+      }
   }
+  ::unsetenv("VQTWIN_AUTO_FRAMES_PER_THREAD");
+  EXPECT_GT(shared, 0) << "the device never took frames of " << rc.reference;
+}
+
+TEST(MixedRun, FileRunEqualsCpu) {
+  const Clip clip = make_clip(96, 72, 8, 30);
+  const auto dir = std::filesystem::temp_directory_path() / ("vqtwin_mixed_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::vector<Picture>& pics, const std::string& name) {
+    std::ofstream f(dir / name, std::ios::binary);
+    f << "YUV4MPEG2 W96 H72 F25:1 Ip A1:1 C420jpeg\n";
+    for (const Picture& p : pics) {
+      f << "FRAME\n";
+      for (int pl = 0; pl < 3; ++pl)
+        for (int y = 0; y < p.height(pl); ++y)
+          f.write(static_cast<const char*>(p.data(pl)) + std::ptrdiff_t(y) * p.stride_bytes(pl), p.width(pl));
+    }
+    return (dir / name).string();
+  };
+  RunConfig rc;
+  rc.reference = write(clip.ref, "ref.y4m");
+  rc.distorted = write(clip.dist, "dist.y4m");
+  rc.features = {"float_motion", "psnr"};
+  rc.models = {"version=vmaf_v0.6.1"};
+  check_file_run(rc);
+
+  // Without the override a clip this short runs on the CPU alone: the device is not touched.
+  Results cpu, alone;
+  rc.threads = 3;
+  run(rc, cpu);
+  use_fake_device();
+  RunConfig ra = rc;
+  ra.backend = Backend::kAuto;
+  run(ra, alone);
+  open_gate();
+  EXPECT_EQ(difference(cpu, alone), "");
+  EXPECT_EQ(receipt_of(alone, "motion2"), "float_motion");
+  EXPECT_TRUE(alone.show_receipt);
   std::filesystem::remove_all(dir);
+}
+
+// The fixture pairs (8-bit 4:2:0, 10-bit 4:2:0, 8-bit 4:4:4, odd sizes): VMAF, float VMAF, both motions.
+TEST(MixedRun, FixturePairsEqualCpu) {
+  const std::filesystem::path fx = VQTWIN_FIXTURES_DIR;
+  int pairs = 0;
+  for (const char* stem : {"sd_576x324_8bit_420", "hd_1280x720_10bit_420", "odd_853x480_8bit_444"}) {
+    const auto ref = fx / (std::string(stem) + "_ref.y4m"), dist = fx / (std::string(stem) + "_dist.y4m");
+    if (!std::filesystem::exists(ref) || !std::filesystem::exists(dist)) continue;
+    ++pairs;
+    RunConfig rc;
+    rc.reference = ref.string();
+    rc.distorted = dist.string();
+    rc.frame_cnt = 12;
+    rc.models = {"version=vmaf_v0.6.1", "version=vmaf_float_v0.6.1:name=vmaf_float"};
+    rc.features = {"motion=motion_five_frame_window=true:motion_moving_average=true", "float_motion=debug=true"};
+    check_file_run(rc);
+  }
+  if (pairs == 0) GTEST_SKIP() << "no decoded fixtures in " << fx;
 }
 
 // The planted bug: handing a temporal context over at the split without its overlap changes values.
