@@ -136,10 +136,20 @@ std::uint64_t step_of(const ExtractorInfo& info, unsigned index) {
 }
 
 // Frames in flight on a device: each worker owns one slot's worth of work (read, upload, compute
-// overlap across workers), so a device session uses at least this many workers. A mixed run adds as
-// many workers when the device is ready (they mostly wait for it) and keeps at most this many frames
-// on the device at once; the other workers compute theirs on the CPU.
+// overlap across workers), so a device session uses at least this many workers.
 constexpr unsigned kMinDeviceWorkers = 4;
+
+// A mixed run's frames on the device at once (its "device turns"): as many workers are added when the
+// device is ready (they mostly wait for it); the other workers compute their frames on the CPU.
+// VQTWIN_AUTO_DEVICE_FRAMES (1..64) overrides the default, to measure.
+unsigned mixed_device_frames() {
+  static const unsigned n = [] {
+    const char* v = std::getenv("VQTWIN_AUTO_DEVICE_FRAMES");
+    const long x = v && *v ? std::strtol(v, nullptr, 10) : 0;
+    return x >= 1 && x <= 64 ? unsigned(x) : 8u;
+  }();
+  return n;
+}
 
 // A mixed run whose temporal contexts hand over at the split itself, without the frames of overlap
 // their reach asks for (the planted bug the mixed-run test must catch).
@@ -367,7 +377,7 @@ struct Session::Impl {
         any = true;
       }
       if (!any || device_cancel_) return;
-      const unsigned slots = threads_ + kMinDeviceWorkers + 1;
+      const unsigned slots = threads_ + mixed_device_frames() + 1;
       pipeline = provider_.make_pipeline(format_, cfg_.gpu, slots);
       startup_step("device pipeline (streams, pinned slots)", ms_since(t0));
       unsigned planes = 0;
@@ -389,7 +399,7 @@ struct Session::Impl {
   }
 
   // Hands the device's slots to the workers: from now on frames are read into them (host slots are
-  // retired as they come back), and kMinDeviceWorkers more workers run.
+  // retired as they come back), and mixed_device_frames() more workers run.
   void publish_device(std::unique_ptr<DevicePipeline>& pipeline, std::vector<std::unique_ptr<Extractor>>& twins) {
     unsigned extra = 0;
     {
@@ -409,7 +419,7 @@ struct Session::Impl {
       for (unsigned i = pipeline_->slot_count(); i-- > 0;) free_.push_back(cpu_slots_ + i);
       slot_count_ = cpu_slots_ + pipeline_->slot_count();
       resolve_split();
-      extra = kMinDeviceWorkers;
+      extra = mixed_device_frames();
     }
     free_cv_.notify_all();
     queued_cv_.notify_all();
@@ -453,10 +463,10 @@ struct Session::Impl {
     return split_;
   }
 
-  // One of the kMinDeviceWorkers device turns for a frame's non-temporal twins, if one is free.
+  // One of the mixed_device_frames() device turns for a frame's non-temporal twins, if one is free.
   bool take_device_turn() {
     unsigned n = device_busy_.load();
-    while (n < kMinDeviceWorkers)
+    while (n < mixed_device_frames())
       if (device_busy_.compare_exchange_weak(n, n + 1)) return true;
     return false;
   }
