@@ -94,11 +94,17 @@ int run_single(RunArgs& c) {
   return status;
 }
 
-}  // namespace
+// A run that ended before a device check did (--backend auto: a short clip done on the CPU) does not
+// wait for it: everything is written, and the driver's start-up is not torn down half-way.
+int finish(int status) {
+  if (vqtwin::device_probe_running()) {
+    std::fflush(nullptr);
+    std::_Exit(status);
+  }
+  return status;
+}
 
-int main(int argc, char** argv) {
-  guard_standard_descriptors();
-  std::vector<std::string> args(argv + 1, argv + argc);
+int run_command(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "batch") return batch_main({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "batch-merge") return batch_merge_main({args.begin() + 1, args.end()});
   RunArgs c;
@@ -122,12 +128,12 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  const int status = c.distorted.size() > 1 ? run_ladder_cli(c) : run_single(c);
-  // A run that ended before the device's check did (--backend auto, short clips on the CPU) does not
-  // wait for it: everything is written, and the driver's start-up is not torn down half-way.
-  if (vqtwin::device_probe_running()) {
-    std::fflush(nullptr);
-    std::_Exit(status);
-  }
-  return status;
+  return c.distorted.size() > 1 ? run_ladder_cli(c) : run_single(c);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  guard_standard_descriptors();
+  return finish(run_command({argv + 1, argv + argc}));
 }
