@@ -303,6 +303,24 @@ TEST_P(MixedRun, EqualsCpuBitForBit) {
 INSTANTIATE_TEST_SUITE_P(Splits, MixedRun,
                          ::testing::Combine(::testing::Values(8, 10), ::testing::Values(0, 1, 2, 3, 7, 13, 19, 25)));
 
+// --subsample: non-temporal contexts compute every third frame, temporal ones every frame; the split
+// keeps both as a CPU run has them.
+TEST(MixedRun, SubsampledSplitEqualsCpu) {
+  const Clip clip = make_clip(96, 72, 8, 20);
+  for (unsigned gate_at : {2u, 7u}) {
+    for (const Case& c : kCases) {
+      SessionConfig cfg = config(Backend::kCpu, c.models, c.features);
+      cfg.subsample = 3;
+      Results cpu, mixed;
+      push_clip(clip, cfg, cpu, ~0u);
+      use_fake_device();
+      cfg.backend = Backend::kAuto;
+      push_clip(clip, cfg, mixed, gate_at);
+      EXPECT_EQ(difference(cpu, mixed), "") << "split near frame " << gate_at;
+    }
+  }
+}
+
 // The pure device path through the same stand-in (--backend cuda): every context on a twin, the same
 // values.
 TEST(MixedRun, DeviceBackendEqualsCpu) {
