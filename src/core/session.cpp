@@ -151,6 +151,19 @@ unsigned mixed_device_frames() {
   return n;
 }
 
+// A mixed run's frames computed on the CPU at once after the split (their workers read the frames the
+// device also needs); a frame that finds neither a device turn nor a CPU place goes to the device.
+// VQTWIN_AUTO_CPU_FRAMES (0..1024) overrides the default, the workers' count (0: after the split the
+// device computes every frame, as --backend cuda).
+unsigned mixed_cpu_frames(unsigned threads) {
+  static const long n = [] {
+    const char* v = std::getenv("VQTWIN_AUTO_CPU_FRAMES");
+    const long x = v && *v ? std::strtol(v, nullptr, 10) : -1;
+    return x >= 0 && x <= 1024 ? x : -1L;
+  }();
+  return n < 0 ? threads : unsigned(n);
+}
+
 // A mixed run whose temporal contexts hand over at the split itself, without the frames of overlap
 // their reach asks for (the planted bug the mixed-run test must catch).
 bool plant_no_overlap() {
@@ -463,6 +476,14 @@ struct Session::Impl {
     return split_;
   }
 
+  bool take_cpu_turn() {
+    const unsigned limit = mixed_cpu_frames(threads_);
+    unsigned n = cpu_busy_.load();
+    while (n < limit)
+      if (cpu_busy_.compare_exchange_weak(n, n + 1)) return true;
+    return false;
+  }
+
   // One of the mixed_device_frames() device turns for a frame's non-temporal twins, if one is free.
   bool take_device_turn() {
     unsigned n = device_busy_.load();
@@ -480,13 +501,17 @@ struct Session::Impl {
     const bool sampled = cfg_.subsample <= 1 || index % cfg_.subsample == 0;
     const unsigned split = slot ? wait_split() : ~0u;
     const bool shared = index >= split;
-    const bool on_device = shared && non_temporal_twins_ && take_device_turn();
+    bool on_device = shared && non_temporal_twins_ && take_device_turn();
     struct Turn {
       std::atomic<unsigned>* busy;
       ~Turn() {
         if (busy) --*busy;
       }
-    } turn{on_device ? &device_busy_ : nullptr};
+    } turn{on_device ? &device_busy_ : nullptr}, cpu_turn{nullptr};
+    if (shared && non_temporal_twins_ && !on_device) {
+      if (take_cpu_turn()) cpu_turn.busy = &cpu_busy_;
+      else on_device = true;  // beyond the device turns: more frames in flight there
+    }
     auto twin_runs = [&](const Context& c) {
       return shared && c.twin && (c.info->spec->temporal || (on_device && runs(c, sampled)));
     };
@@ -1052,6 +1077,7 @@ struct Session::Impl {
   std::thread device_thread_;
   std::atomic<bool> device_cancel_{false};
   std::atomic<unsigned> device_busy_{0};  // frames whose non-temporal contexts run on twins now
+  std::atomic<unsigned> cpu_busy_{0};     // frames after the split whose non-temporal contexts run on the CPU
   bool non_temporal_twins_ = false;       // some non-temporal context has a twin (set before switched_)
 
   std::mutex mutex_;  // guards everything below but the atomics
