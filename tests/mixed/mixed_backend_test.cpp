@@ -402,18 +402,18 @@ TEST(MixedRun, FileRunEqualsCpu) {
   std::filesystem::remove_all(dir);
 }
 
-// The fixture pairs (8-bit 4:2:0, 10-bit 4:2:0, 8-bit 4:4:4, odd sizes): VMAF, float VMAF, both motions.
+// Two fixture pairs (8-bit and 10-bit 4:2:0): VMAF, float VMAF, both motions.
 TEST(MixedRun, FixturePairsEqualCpu) {
   const std::filesystem::path fx = VQTWIN_FIXTURES_DIR;
   int pairs = 0;
-  for (const char* stem : {"sd_576x324_8bit_420", "hd_1280x720_10bit_420", "odd_853x480_8bit_444"}) {
+  for (const char* stem : {"sd_576x324_8bit_420", "hd_1280x720_10bit_420"}) {
     const auto ref = fx / (std::string(stem) + "_ref.y4m"), dist = fx / (std::string(stem) + "_dist.y4m");
     if (!std::filesystem::exists(ref) || !std::filesystem::exists(dist)) continue;
     ++pairs;
     RunConfig rc;
     rc.reference = ref.string();
     rc.distorted = dist.string();
-    rc.frame_cnt = 12;
+    rc.frame_cnt = 10;
     rc.models = {"version=vmaf_v0.6.1", "version=vmaf_float_v0.6.1:name=vmaf_float"};
     rc.features = {"motion=motion_five_frame_window=true:motion_moving_average=true", "float_motion=debug=true"};
     check_file_run(rc);
