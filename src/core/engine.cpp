@@ -2,6 +2,7 @@
 // registers the contexts, computes the frames on its workers, flushes and predicts.
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -9,7 +10,9 @@
 #include <thread>
 #include <utility>
 
+#include "core/device_start.hpp"
 #include "core/engine.hpp"
+#include "core/registry.hpp"
 #include "core/session_internal.hpp"
 #include "io/alignment.hpp"
 #include "io/inputs.hpp"
@@ -42,18 +45,29 @@ class Engine final : public FrameFeeder {
       throw Error("--max_pixels must be 1.." + std::to_string(kMaxPixelsLimit) + ", not " +
                   std::to_string(cfg_.max_pixels));
     threads_ = cfg_.threads ? cfg_.threads : std::max(1u, std::thread::hardware_concurrency());
+    startup_step("run started");
+    // The device's check (its driver context: most of a device run's start-up) runs meanwhile, on a
+    // thread of its own; the session takes its answer. --backend auto starts it once the inputs say
+    // the clip is long enough for the device to matter (auto_on_cpu).
+    if (device_wanted() && cfg_.backend != Backend::kAuto) start_device_probe(cfg_.gpu);
     // Unknown features, options and models are reported before the inputs are opened.
     check_requests();
+    startup_step("models loaded");
     if (cfg_.reference == "-" && cfg_.distorted == "-")
       throw Error("only one of --reference and --distorted can be standard input");
     open_inputs_();
+    startup_step("inputs opened");
 
     SessionConfig sc = cfg_;
+    const bool cpu_alone = auto_on_cpu();
+    if (cpu_alone) sc.backend = Backend::kCpu;
+    else if (device_wanted()) start_device_probe(cfg_.gpu);
     sc.threads = threads_;
     sc.progress = [this](unsigned done, unsigned) {
       if (cfg_.progress) cfg_.progress(done, total_);
     };
     Session session(sc, format_, out_);
+    startup_step("session open (contexts initialised, workers started)");
     std::exception_ptr failure;
     try {
       check_first_frame();
@@ -66,6 +80,7 @@ class Engine final : public FrameFeeder {
     } catch (...) {
       if (!failure) failure = std::current_exception();
     }
+    if (cpu_alone) out_.show_receipt = true;  // as any --backend auto run: the receipt says the CPU did it all
     if (failure) std::rethrow_exception(failure);
     if (frames_read_ == 0 && !stop_requested()) throw Error("no frames to compare");
     if (stop_requested()) return;  // a stop is not a length mismatch
@@ -74,6 +89,34 @@ class Engine final : public FrameFeeder {
   }
 
  private:
+  // --backend auto on a clip so short that the CPU is done before a device could start (its driver
+  // context and pinned slots take a few hundred milliseconds, in which the CPU scores about
+  // kAutoFramesPerThread 1080p frames per worker): the CPU alone, and no device is touched. A clip
+  // of unknown length (a pipe, compressed input) starts the device.
+  static constexpr double kAutoFramesPerThread = 12;
+  bool auto_on_cpu() const {
+    if (cfg_.backend != Backend::kAuto || total_ == 0) return false;
+    for (const std::string& f : cfg_.features) {
+      const ExtractorInfo* e = find_extractor(f.substr(0, f.find('=')));
+      if (e && e->backend != Backend::kCpu) return false;  // a named twin needs the device anyway
+    }
+    // VQTWIN_AUTO_FRAMES_PER_THREAD overrides it (measurements; 0: the device always starts).
+    double per_thread = kAutoFramesPerThread;
+    if (const char* v = std::getenv("VQTWIN_AUTO_FRAMES_PER_THREAD"); v && *v) per_thread = std::atof(v);
+    constexpr double k1080p = 1920.0 * 1080.0;
+    return double(total_) * format_.width * format_.height < per_thread * threads_ * k1080p;
+  }
+
+  // Whether the run may use a device: a device backend, or a feature that names a twin.
+  bool device_wanted() const {
+    if (cfg_.backend != Backend::kCpu) return true;
+    for (const std::string& f : cfg_.features) {
+      const ExtractorInfo* e = find_extractor(f.substr(0, f.find('=')));
+      if (e && e->backend != Backend::kCpu) return true;
+    }
+    return false;
+  }
+
   void check_requests() {
     for (const std::string& f : cfg_.features) check_feature_text(f);
     if (!cfg_.no_prediction || !cfg_.models.empty()) models::load_models(cfg_.models);

@@ -10,6 +10,16 @@
 
 namespace vqtwin {
 
+// How far a temporal feature's values reach across frames, for a run whose frames are split between
+// two implementations at frame k (--backend auto, core/session.cpp): an instance that starts at frame
+// k - `before` (numbering its frames from 0) writes exact values for frames k and later; an instance
+// that started at frame 0 writes exact values for frames before k once it has extracted frames up to
+// k + `after` - 1. Each instance's values outside its range are discarded.
+struct FrameReach {
+  unsigned before = 0;
+  unsigned after = 0;
+};
+
 struct FeatureSpec {
   std::string_view name;
   std::span<const std::string_view> other_names;  // also accepted on the command line ("ssim")
@@ -27,6 +37,12 @@ struct FeatureSpec {
   // for TEMPORAL and PREV_REF extractors (only the written frames are sampled), so such a feature
   // (`temporal` or `libvmaf_temporal` here) sees every frame too: its state and aggregates cover them all.
   bool libvmaf_temporal = false;
+  // A temporal feature whose frames may be split between implementations (see FrameReach); null: a
+  // temporal feature runs on one implementation for the whole run.
+  FrameReach (*reach)(const OptionValues& options) = nullptr;
+  // Its flush writes clip-level values from every frame's state (psnr's apsnr): one implementation
+  // computes all of its frames.
+  bool clip_aggregates = false;
 };
 
 }  // namespace vqtwin

@@ -8,16 +8,21 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <thread>
+#include <vector>
 
 #include "backends/device.hpp"
 #include "common/cpu.hpp"
+#include "core/device_start.hpp"
 #include "core/extractor.hpp"
 #include "core/quote.hpp"
 #include "core/registry.hpp"
@@ -44,25 +49,58 @@ struct Context {
   std::condition_variable cv;
   unsigned turn = 0;
   unsigned collect_turn = 0;
+
+  // Mixed runs (--backend auto, see Session::Impl::process_mixed): `extractor` is the CPU instance; once
+  // the device is ready a twin computes frames too. A non-temporal context's frames go to either; a
+  // temporal one's are split once, at frame `handover`: the CPU instance extracts the frames before
+  // `cpu_until` and keeps its values for frames before `handover`, the twin extracts every frame from
+  // the split on (numbered from 0 there) and keeps its values from `handover` on.
+  bool splittable = false;
+  FrameReach reach;
+  std::unique_ptr<Extractor> twin_holder;
+  DeviceExtractor* twin = nullptr;
+  const ExtractorInfo* twin_info = nullptr;
+  unsigned handover = ~0u;
+  unsigned cpu_until = ~0u;
+  unsigned twin_turn = 0;
+  unsigned twin_collect_turn = 0;
+  std::atomic<unsigned> cpu_frames{0}, twin_frames{0};  // non-temporal: frames each computed
+  std::mutex names_mutex;
+  std::vector<std::string> names;  // the output names it wrote (its receipt, recorded at finish)
 };
 
 // Forwards one call's values to the results, stamped for libvmaf's output order.
 class ContextSink final : public FeatureSink {
  public:
-  ContextSink(Results& r, std::uint64_t step, const Context& c)
-      : results_(r), step_(step), ctx_(c.index), receipt_(&c.receipt) {}
+  ContextSink(Results& r, std::uint64_t step, Context& c) : results_(r), step_(step), ctx_(&c) {}
+  // A mixed run's: the instance's frame numbers start at `offset`; values of frames outside
+  // [keep_from, keep_below) are another instance's to write and are dropped.
+  ContextSink(Results& r, std::uint64_t step, Context& c, bool mixed, unsigned offset = 0, unsigned keep_from = 0,
+              unsigned keep_below = ~0u)
+      : results_(r), step_(step), ctx_(&c), mixed_(mixed), offset_(offset), keep_from_(keep_from), keep_below_(keep_below) {}
   void put(std::string_view name, unsigned frame, double value) override {
-    results_.put(name, frame, value, {step_, ctx_, rank_++});
-    // Always recorded (reports show it); the writers print it only when show_receipt is set.
-    results_.record_implementation(name, *receipt_);
+    frame += offset_;
+    if (frame < keep_from_ || frame >= keep_below_) return;
+    results_.put(name, frame, value, {step_, ctx_->index, rank_++});
+    // Always recorded (reports show it); the writers print it only when show_receipt is set. A mixed
+    // run's names are recorded at the end, when who computed how many frames is known.
+    if (!mixed_) {
+      results_.record_implementation(name, ctx_->receipt);
+      return;
+    }
+    std::lock_guard lock(ctx_->names_mutex);
+    for (const auto& n : ctx_->names)
+      if (n == name) return;
+    ctx_->names.emplace_back(name);
   }
   void aggregate(std::string_view name, double value) override { results_.aggregate(name, value); }
 
  private:
   Results& results_;
   std::uint64_t step_;
-  std::uint32_t ctx_;
-  const std::string* receipt_;
+  Context* ctx_;
+  bool mixed_ = false;
+  unsigned offset_ = 0, keep_from_ = 0, keep_below_ = ~0u;
   std::uint32_t rank_ = 0;
 };
 
@@ -100,6 +138,38 @@ std::uint64_t step_of(const ExtractorInfo& info, unsigned index) {
 // Frames in flight on a device: each worker owns one slot's worth of work (read, upload, compute
 // overlap across workers), so a device session uses at least this many workers.
 constexpr unsigned kMinDeviceWorkers = 4;
+
+// A mixed run's frames on the device at once (its "device turns"): as many workers are added when the
+// device is ready (they mostly wait for it); the other workers compute their frames on the CPU.
+// VQTWIN_AUTO_DEVICE_FRAMES (1..64) overrides the default, to measure.
+unsigned mixed_device_frames() {
+  static const unsigned n = [] {
+    const char* v = std::getenv("VQTWIN_AUTO_DEVICE_FRAMES");
+    const long x = v && *v ? std::strtol(v, nullptr, 10) : 0;
+    return x >= 1 && x <= 64 ? unsigned(x) : 8u;
+  }();
+  return n;
+}
+
+// A mixed run's frames computed on the CPU at once after the split (their workers read the frames the
+// device also needs); a frame that finds neither a device turn nor a CPU place goes to the device.
+// VQTWIN_AUTO_CPU_FRAMES (0..1024) overrides the default, the workers' count (0: after the split the
+// device computes every frame, as --backend cuda).
+unsigned mixed_cpu_frames(unsigned threads) {
+  static const long n = [] {
+    const char* v = std::getenv("VQTWIN_AUTO_CPU_FRAMES");
+    const long x = v && *v ? std::strtol(v, nullptr, 10) : -1;
+    return x >= 0 && x <= 1024 ? x : -1L;
+  }();
+  return n < 0 ? threads : unsigned(n);
+}
+
+// A mixed run whose temporal contexts hand over at the split itself, without the frames of overlap
+// their reach asks for (the planted bug the mixed-run test must catch).
+bool plant_no_overlap() {
+  const char* v = std::getenv("VQTWIN_PLANT");
+  return v && std::string_view(v) == "mixed_no_overlap";
+}
 
 bool names_a_twin(const ContextRequest& r) { return r.info->backend != Backend::kCpu; }
 
@@ -160,6 +230,7 @@ struct Session::Impl {
     const unsigned workers = resolve_and_init();
     make_slots(workers);
     start_workers(workers);
+    if (mixed_) start_device();
   }
 
   // libvmaf keeps one context per output-name set: the extractor's name with the suffixes of its
@@ -217,15 +288,19 @@ struct Session::Impl {
     bool device_asked = cfg_.backend != Backend::kCpu;
     for (auto& c : contexts_) device_asked = device_asked || names_a_twin(c->request);
     out_.show_receipt = device_asked;
+    // auto: the CPU starts at once, the device joins when it is ready (open_mixed, start_device).
+    if (cfg_.backend == Backend::kAuto && !any_named_twin()) return open_mixed();
     std::string why;
-    // Probing initialises the device runtime: only when a device was asked for.
-    const bool have_device = device_asked && cuda_device_usable(cfg_.gpu, &why);
+    // Probing initialises the device runtime: only when a device was asked for. A file run started it
+    // already (core/engine.cpp); this waits for its answer.
+    const bool have_device = device_asked && *device_probe(cfg_.gpu, &why);
     if (device_asked && !have_device && (cfg_.backend == Backend::kCuda || any_named_twin()))
       throw Error("CUDA device " + std::to_string(cfg_.gpu) + " cannot be used: " + why);
     bool any_device = false;
     for (auto& c : contexts_) {
       ordered_ = ordered_ || c->request.info->spec->temporal;
-      ResolvedContext r = resolve_context(c->request, cfg_.backend, format_, all_extractors(), have_device, cfg_.warn);
+      ResolvedContext r =
+          resolve_context(c->request, cfg_.backend, format_, provider_.registry(), have_device, cfg_.warn);
       c->info = r.info;
       c->receipt = std::string(r.info->name) + (r.fell_back ? " (cpu fallback)" : "");
       c->extractor = r.info->create(r.options, RunSettings{cfg_.rcpss});
@@ -239,18 +314,299 @@ struct Session::Impl {
     if (any_device) {
       workers = std::max(workers, kMinDeviceWorkers);
       // One slot per worker and one more, filled while the workers compute.
-      pipeline_ = make_cuda_pipeline(format_, cfg_.gpu, workers + 1);
+      const auto t0 = std::chrono::steady_clock::now();
+      pipeline_ = provider_.make_pipeline(format_, cfg_.gpu, workers + 1);
+      live_pipeline_ = pipeline_.get();
+      startup_step("device pipeline (streams, pinned slots)", ms_since(t0));
       // Each frame uploads only the planes some twin reads.
       unsigned planes = 0;
       for (const auto& c : contexts_)
         if (c->device) planes |= c->device->planes_read();
       pipeline_->set_uploaded_planes(planes);
     }
+    const auto t0 = std::chrono::steady_clock::now();
     for (auto& c : contexts_) {
       if (c->device) c->device->bind(*pipeline_);
       c->extractor->init(format_);
     }
+    if (any_device) startup_step("contexts initialised (the twins' device buffers)", ms_since(t0));
     return workers;
+  }
+
+  static double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  // ---- mixed runs (--backend auto) ----
+
+  // Every context on the CPU now; the device is checked and set up on a thread of its own
+  // (start_device), and takes frames once it is ready.
+  unsigned open_mixed() {
+    mixed_ = true;
+    for (auto& c : contexts_) {
+      const FeatureSpec& spec = *c->request.info->spec;
+      ordered_ = ordered_ || spec.temporal;
+      c->info = c->request.info;
+      c->receipt = std::string(c->info->name);
+      c->extractor = c->info->create(c->request.options, RunSettings{cfg_.rcpss});
+      c->extractor->init(format_);
+      c->splittable = spec.temporal ? spec.reach != nullptr : !spec.clip_aggregates;
+      if (spec.temporal && spec.reach) c->reach = plant_no_overlap() ? FrameReach{} : spec.reach(c->request.options);
+    }
+    return threads_;
+  }
+
+  void start_device() {
+    try {
+      device_thread_ = std::thread([this] { set_up_device(); });
+    } catch (const std::system_error&) {
+      // No thread for it: the run stays on the CPU.
+    }
+  }
+
+  // The device thread: the check, then each splittable context's twin (as --backend auto resolves it),
+  // the pipeline and the twins' buffers, then the device's slots handed to the workers. Any failure
+  // leaves the run on the CPU (with one warning line when the device was usable).
+  void set_up_device() {
+    std::string why;
+    const std::optional<bool> usable = device_probe(cfg_.gpu, &why, &device_cancel_);
+    if (!usable || !*usable || device_cancel_) return;
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      // The pipeline outlives the twins (they hold buffers of its slots) when this gives up.
+      std::unique_ptr<DevicePipeline> pipeline;
+      std::vector<std::unique_ptr<Extractor>> twins(contexts_.size());
+      bool any = false;
+      for (std::size_t i = 0; i < contexts_.size(); ++i) {
+        Context& c = *contexts_[i];
+        if (!c.splittable) continue;
+        const ResolvedContext r =
+            resolve_context(c.request, Backend::kAuto, format_, provider_.registry(), true, cfg_.warn);
+        if (r.info->backend == Backend::kCpu) continue;
+        twins[i] = r.info->create(r.options, RunSettings{cfg_.rcpss});
+        if (!dynamic_cast<DeviceExtractor*>(twins[i].get()))
+          throw Error(std::string(r.info->name) + " is not a device extractor");
+        c.twin_info = r.info;
+        any = true;
+      }
+      if (!any || device_cancel_) return;
+      const unsigned slots = threads_ + mixed_device_frames() + 1;
+      pipeline = provider_.make_pipeline(format_, cfg_.gpu, slots);
+      startup_step("device pipeline (streams, pinned slots)", ms_since(t0));
+      unsigned planes = 0;
+      for (auto& t : twins)
+        if (t) planes |= dynamic_cast<DeviceExtractor&>(*t).planes_read();
+      pipeline->set_uploaded_planes(planes);
+      for (auto& t : twins)
+        if (t) {
+          dynamic_cast<DeviceExtractor&>(*t).bind(*pipeline);
+          t->init(format_);
+        }
+      if (device_cancel_) return;
+      publish_device(pipeline, twins);
+      startup_step("device ready: it takes frames from now on", ms_since(t0));
+    } catch (const std::exception& e) {
+      if (cfg_.warn) cfg_.warn(std::string("--backend auto: the device could not be set up (") + e.what() +
+                               "); the CPU computes every frame");
+    }
+  }
+
+  // Hands the device's slots to the workers: from now on frames are read into them (host slots are
+  // retired as they come back), and mixed_device_frames() more workers run.
+  void publish_device(std::unique_ptr<DevicePipeline>& pipeline, std::vector<std::unique_ptr<Extractor>>& twins) {
+    unsigned extra = 0;
+    {
+      std::lock_guard lock(mutex_);
+      if (closing_ || finished_ || aborted_) return;
+      for (std::size_t i = 0; i < contexts_.size(); ++i) {
+        if (!twins[i]) continue;
+        Context& c = *contexts_[i];
+        c.twin = dynamic_cast<DeviceExtractor*>(twins[i].get());
+        c.twin_holder = std::move(twins[i]);
+        if (!c.info->spec->temporal) non_temporal_twins_ = true;
+      }
+      pipeline_ = std::move(pipeline);
+      live_pipeline_ = pipeline_.get();
+      switched_ = true;
+      std::erase_if(free_, [&](unsigned id) { return id < cpu_slots_; });
+      for (unsigned i = pipeline_->slot_count(); i-- > 0;) free_.push_back(cpu_slots_ + i);
+      slot_count_ = cpu_slots_ + pipeline_->slot_count();
+      resolve_split();
+      extra = mixed_device_frames();
+    }
+    free_cv_.notify_all();
+    queued_cv_.notify_all();
+    try {
+      std::lock_guard lock(workers_mutex_);
+      for (unsigned i = 0; i < extra; ++i) workers_.emplace_back([this] { work(); });
+    } catch (const std::system_error&) {  // fewer workers: slower, the same values
+    }
+  }
+
+  // A frame taken into a host slot now has its index (or none); mutex_ held.
+  void host_take_done(unsigned slot_id, std::optional<unsigned> index) {
+    if (!mixed_ || slot_id >= cpu_slots_) return;
+    --host_takes_;
+    if (index) host_end_ = std::max(host_end_, *index + 1);
+    resolve_split();
+  }
+
+  // The split: once the device's slots are out and every frame taken into a host slot has its index,
+  // the frames from one past the last of these on are the device's to share (mutex_ held). Each
+  // temporal twin's handover is its reach after it.
+  void resolve_split() {
+    if (split_known_ || !switched_ || host_takes_ > 0) return;
+    split_ = host_end_;
+    for (auto& c : contexts_) {
+      if (!c->twin || !c->info->spec->temporal) continue;
+      std::lock_guard lock(c->mutex);
+      c->handover = split_ == 0 ? 0 : split_ + c->reach.before;
+      c->cpu_until = split_ == 0 ? 0 : c->handover + c->reach.after;
+      c->twin_turn = c->twin_collect_turn = split_;
+    }
+    split_known_ = true;
+    split_cv_.notify_all();
+    if (startup_report_wanted()) startup_step("the device shares the frames from frame " + std::to_string(split_) + " on");
+  }
+
+  unsigned wait_split() {
+    std::unique_lock lock(mutex_);
+    split_cv_.wait(lock, [&] { return split_known_ || aborted_.load(); });
+    if (aborted_) throw Aborted{};
+    return split_;
+  }
+
+  bool take_cpu_turn() {
+    const unsigned limit = mixed_cpu_frames(threads_);
+    unsigned n = cpu_busy_.load();
+    while (n < limit)
+      if (cpu_busy_.compare_exchange_weak(n, n + 1)) return true;
+    return false;
+  }
+
+  // One of the mixed_device_frames() device turns for a frame's non-temporal twins, if one is free.
+  bool take_device_turn() {
+    unsigned n = device_busy_.load();
+    while (n < mixed_device_frames())
+      if (device_busy_.compare_exchange_weak(n, n + 1)) return true;
+    return false;
+  }
+
+  // A mixed run's frame. Before the split (and in host slots) every context runs on the CPU. From the
+  // split on, the frame is uploaded when a twin needs it; temporal twins take it in turn, and its
+  // non-temporal contexts run on their twins when a device turn is free, else on the CPU. A temporal
+  // context's CPU instance runs its frames up to cpu_until; the twin's work is collected before any
+  // CPU work of the frame, so a frame computed on the CPU never holds up the device's chain.
+  void process_mixed(const Picture& ref, const Picture& dist, unsigned index, FrameSlot* slot) {
+    const bool sampled = cfg_.subsample <= 1 || index % cfg_.subsample == 0;
+    const unsigned split = slot ? wait_split() : ~0u;
+    const bool shared = index >= split;
+    bool on_device = shared && non_temporal_twins_ && take_device_turn();
+    struct Turn {
+      std::atomic<unsigned>* busy;
+      ~Turn() {
+        if (busy) --*busy;
+      }
+    } turn{on_device ? &device_busy_ : nullptr}, cpu_turn{nullptr};
+    if (shared && non_temporal_twins_ && !on_device) {
+      if (take_cpu_turn()) cpu_turn.busy = &cpu_busy_;
+      else on_device = true;  // beyond the device turns: more frames in flight there
+    }
+    auto twin_runs = [&](const Context& c) {
+      return shared && c.twin && (c.info->spec->temporal || (on_device && runs(c, sampled)));
+    };
+    bool device_work = false;
+    for (auto& c : contexts_) device_work = device_work || twin_runs(*c);
+    if (device_work) {
+      slot->upload();
+      for (auto& c : contexts_) {
+        if (!twin_runs(*c)) continue;
+        if (c->info->spec->temporal)
+          in_turn(*c, c->twin_turn, index, [&] { c->twin->submit(*slot, index - split); });
+        else
+          c->twin->submit(*slot, index);
+      }
+    }
+    for (auto& c : contexts_) {
+      if (!c->info->spec->temporal) continue;
+      in_turn_if(*c, index, [&] {
+        ContextSink sink(out_, step_of(*c->info, index), *c, true, 0, 0, c->handover);
+        c->extractor->extract(ref, dist, index, sink);
+      });
+    }
+    if (device_work) {
+      slot->wait();
+      for (auto& c : contexts_) {
+        if (!twin_runs(*c)) continue;
+        if (c->info->spec->temporal) {
+          in_turn(*c, c->twin_collect_turn, index, [&] {
+            ContextSink sink(out_, step_of(*c->info, index), *c, true, split, c->handover);
+            c->twin->collect(*slot, index - split, sink);
+          });
+        } else {
+          ContextSink sink(out_, step_of(*c->info, index), *c, true);
+          c->twin->collect(*slot, index, sink);
+          ++c->twin_frames;
+        }
+      }
+    }
+    if (turn.busy) {
+      --device_busy_;
+      turn.busy = nullptr;
+    }
+    for (auto& c : contexts_)
+      if (!c->info->spec->temporal && !twin_runs(*c) && runs(*c, sampled)) {
+        ContextSink sink(out_, step_of(*c->info, index), *c, true);
+        c->extractor->extract(ref, dist, index, sink);
+        ++c->cpu_frames;
+      }
+  }
+
+  // Runs a temporal context's CPU instance on frame `index` in turn, when the frame is one it extracts
+  // (cpu_until is read under the context's lock: the split may be decided meanwhile).
+  template <class Step>
+  void in_turn_if(Context& c, unsigned index, Step step) {
+    std::unique_lock lock(c.mutex);
+    c.cv.wait(lock, [&] {
+      return index >= c.cpu_until || c.turn == index || aborted_.load() || index >= frames_kept_.load();
+    });
+    if (index >= c.cpu_until) return;
+    if (aborted_) throw Aborted{};
+    if (index >= frames_kept_) throw Dropped{};
+    step();
+    ++c.turn;
+    c.cv.notify_all();
+  }
+
+  // A mixed run's end: each instance flushed into its own frames, and the receipt says who computed
+  // what.
+  void flush_mixed() {
+    const unsigned n = submitted_;
+    for (auto& c : contexts_) {
+      const bool temporal = c->info->spec->temporal;
+      if (!temporal || c->turn > 0) {
+        ContextSink sink(out_, ~std::uint64_t(0), *c, true, 0, 0, temporal ? c->handover : ~0u);
+        c->extractor->flush(sink);
+      }
+      if (c->twin && (!temporal || (split_known_ && c->twin_turn > split_))) {
+        ContextSink sink(out_, ~std::uint64_t(0), *c, true, temporal ? split_ : 0, temporal ? c->handover : 0);
+        c->twin->flush(sink);
+      }
+      std::string text(c->info->name);
+      if (c->twin && temporal && split_known_ && c->handover < n) {
+        text = std::string(c->twin_info->name) +
+               (c->handover == 0 ? "" : " on frames " + std::to_string(c->handover) + ".." + std::to_string(n - 1) +
+                                            ", " + std::string(c->info->name) + " on frames 0.." +
+                                            std::to_string(c->handover - 1));
+      } else if (c->twin && !temporal && c->twin_frames > 0) {
+        text = c->cpu_frames == 0 ? std::string(c->twin_info->name)
+                                  : std::string(c->twin_info->name) + " on " + std::to_string(c->twin_frames.load()) +
+                                        " frames, " + std::string(c->info->name) + " on " +
+                                        std::to_string(c->cpu_frames.load());
+      }
+      std::lock_guard lock(c->names_mutex);
+      for (const auto& name : c->names) out_.record_implementation(name, text);
+    }
   }
 
   bool any_named_twin() const {
@@ -263,10 +619,17 @@ struct Session::Impl {
   // a fed run's reading thread reads a frame while another waits in the queue (read_ahead()). Host
   // pictures are the device pipeline's (pinned) when there is one; otherwise allocated when a slot is
   // first handed out, so slots never used cost nothing.
+  // Slot ids: the host slots first (cpu_slots_ of them), then the pipeline's (a mixed run's, once the
+  // device is ready).
   void make_slots(unsigned workers) {
     slot_count_ = pipeline_ ? pipeline_->slot_count() : workers + 2;
-    own_.resize(slot_count_);
+    cpu_slots_ = pipeline_ ? 0 : slot_count_.load();
+    own_.resize(cpu_slots_);
     for (unsigned i = slot_count_; i-- > 0;) free_.push_back(i);
+  }
+
+  FrameSlot* device_slot(unsigned id) const {
+    return id >= cpu_slots_ ? &live_pipeline_.load()->slot(id - cpu_slots_) : nullptr;
   }
 
   // `n` workers; if one cannot be started (too many threads, no memory), the others are stopped and
@@ -284,11 +647,15 @@ struct Session::Impl {
   }
 
   void stop_workers() {
+    // A device still being set up is given up first (it adds workers when it is ready).
+    device_cancel_ = true;
+    if (device_thread_.joinable()) device_thread_.join();
     {
       std::lock_guard lock(mutex_);
       closing_ = true;
     }
     queued_cv_.notify_all();
+    std::lock_guard lock(workers_mutex_);
     for (auto& t : workers_)
       if (t.joinable()) t.join();
     workers_.clear();
@@ -303,6 +670,7 @@ struct Session::Impl {
     if (failure_) std::rethrow_exception(failure_);
     const unsigned id = free_.back();
     free_.pop_back();
+    if (mixed_ && id < cpu_slots_) ++host_takes_;
     lock.unlock();
     try {
       return slot(id);
@@ -313,7 +681,7 @@ struct Session::Impl {
   }
 
   Session::Slot slot(unsigned id) {
-    if (pipeline_) return {id, &pipeline_->slot(id).ref(), &pipeline_->slot(id).dist()};
+    if (FrameSlot* d = device_slot(id)) return {id, &d->ref(), &d->dist()};
     if (!own_[id].ref) {
       own_[id].ref.emplace(format_);
       own_[id].dist.emplace(format_);
@@ -331,12 +699,14 @@ struct Session::Impl {
     {
       std::lock_guard lock(mutex_);
       if (failure_) {
-        free_.push_back(id);
+        host_take_done(id, std::nullopt);
+        give_back(id);
         free_cv_.notify_one();
         std::rethrow_exception(failure_);
       }
       if (submitted_ == 0) start_ = std::chrono::steady_clock::now();
       index = submitted_++;
+      host_take_done(id, index);
       queue_.push_back({id, index});
     }
     queued_cv_.notify_one();
@@ -347,9 +717,17 @@ struct Session::Impl {
     check_slot(id);
     {
       std::lock_guard lock(mutex_);
-      free_.push_back(id);
+      host_take_done(id, std::nullopt);
+      give_back(id);
     }
     free_cv_.notify_one();
+  }
+
+  // A slot back to the free list, unless it is a host slot of a mixed run whose device took over
+  // (mutex_ held).
+  void give_back(unsigned id) {
+    if (switched_ && id < cpu_slots_) return;
+    free_.push_back(id);
   }
 
   unsigned push(const PictureView& ref, const PictureView& dist) {
@@ -387,7 +765,9 @@ struct Session::Impl {
     std::exception_ptr failure = failure_;
     if (submitted_ > 0) {
       try {
+        if (mixed_) flush_mixed();
         for (auto& c : contexts_) {
+          if (mixed_) break;
           ContextSink sink(out_, ~std::uint64_t(0), *c);
           c->extractor->flush(sink);
         }
@@ -421,6 +801,7 @@ struct Session::Impl {
         } else if (can_feed()) {
           q.slot = free_.back();
           free_.pop_back();
+          if (mixed_ && q.slot < cpu_slots_) ++host_takes_;
           fed = true;
         } else {
           return;
@@ -432,11 +813,14 @@ struct Session::Impl {
         continue;
       }
       bool ok = true;
-      FrameSlot* device_slot = pipeline_ ? &pipeline_->slot(q.slot) : nullptr;
+      FrameSlot* device_slot = this->device_slot(q.slot);
       if (!aborted_) {
         try {
           const Session::Slot s = slot(q.slot);
-          process(*s.ref, *s.dist, q.index, device_slot);
+          if (mixed_)
+            process_mixed(*s.ref, *s.dist, q.index, device_slot);
+          else
+            process(*s.ref, *s.dist, q.index, device_slot);
         } catch (const Dropped&) {
           ok = false;  // a frame before this one could not be read: this one is not kept
         } catch (...) {
@@ -450,6 +834,7 @@ struct Session::Impl {
       if (!ok && device_slot) drain(*device_slot);
       if (ok && !aborted_) {
         const unsigned done = ++frames_done_;
+        if (done == 1) startup_step("first frame scored");
         if (cfg_.progress) cfg_.progress(done, 0);
       }
       done_with(q.slot);
@@ -466,7 +851,7 @@ struct Session::Impl {
   void done_with(unsigned slot_id) {
     {
       std::lock_guard lock(mutex_);
-      free_.push_back(slot_id);
+      give_back(slot_id);
       --busy_;
     }
     free_cv_.notify_all();
@@ -486,16 +871,22 @@ struct Session::Impl {
       const Session::Slot s = slot(q.slot);
       index = feeder_->next(*s.ref, *s.dist);
     } catch (const FeedError& e) {
+      {
+        std::lock_guard lock(mutex_);
+        host_take_done(q.slot, std::nullopt);
+      }
       feed_failed(e);
       return false;
     } catch (...) {  // the slot's pictures could not be allocated
       std::unique_lock lock(mutex_);
+      host_take_done(q.slot, std::nullopt);
       const unsigned at = submitted_;
       lock.unlock();
       feed_failed({at, std::current_exception()});
       return false;
     }
     std::lock_guard lock(mutex_);
+    host_take_done(q.slot, index);
     if (!index) {
       feed_over_ = true;
       return false;
@@ -528,7 +919,7 @@ struct Session::Impl {
       feed_over_ = false;
       // Only with a core to spare for it: where every core already runs a worker, workers reading
       // their own frames (cache-warm, in parallel) cost less than one more thread handing them over.
-      reading_ahead_ = !pipeline_ && workers_.size() < std::max(1u, std::thread::hardware_concurrency());
+      reading_ahead_ = !mixed_ && !pipeline_ && workers_.size() < std::max(1u, std::thread::hardware_concurrency());
     }
     queued_cv_.notify_all();
     if (reading_ahead_) read_ahead();
@@ -553,13 +944,14 @@ struct Session::Impl {
         if (feed_over_ || aborted_) break;
         q.slot = free_.back();
         free_.pop_back();
+        if (mixed_ && q.slot < cpu_slots_) ++host_takes_;
       }
       const bool taken = take_fed(q);
       {
         std::lock_guard lock(mutex_);
         // After a failure elsewhere a worker takes it and skips it, as its own.
         if (taken) queue_.push_back(q);
-        else free_.push_back(q.slot);
+        else give_back(q.slot);
       }
       queued_cv_.notify_one();
     }
@@ -664,17 +1056,29 @@ struct Session::Impl {
   const cpu::RunMask mask_;  // before any context picks its kernels
   const PictureFormat format_;
   unsigned threads_ = 1;
+  const DeviceProvider& provider_ = device_provider();
   // The device pipeline outlives the contexts (twins hold buffers of its slots): declared first.
   std::unique_ptr<DevicePipeline> pipeline_;
+  std::atomic<DevicePipeline*> live_pipeline_{nullptr};  // pipeline_, for workers (a mixed run sets it late)
   std::vector<std::unique_ptr<Context>> contexts_;
   std::vector<std::unique_ptr<models::Model>> models_;
 
   struct OwnPictures {
     std::optional<Picture> ref, dist;
   };
-  unsigned slot_count_ = 0;
+  std::atomic<unsigned> slot_count_{0};
+  unsigned cpu_slots_ = 0;  // ids below it are host slots (own_)
   std::vector<OwnPictures> own_;
+  std::mutex workers_mutex_;  // workers_ (a mixed run adds some from its device thread)
   std::vector<std::thread> workers_;
+
+  // Mixed runs (--backend auto).
+  bool mixed_ = false;
+  std::thread device_thread_;
+  std::atomic<bool> device_cancel_{false};
+  std::atomic<unsigned> device_busy_{0};  // frames whose non-temporal contexts run on twins now
+  std::atomic<unsigned> cpu_busy_{0};     // frames after the split whose non-temporal contexts run on the CPU
+  bool non_temporal_twins_ = false;       // some non-temporal context has a twin (set before switched_)
 
   std::mutex mutex_;  // guards everything below but the atomics
   std::condition_variable free_cv_, queued_cv_, idle_cv_;
@@ -691,6 +1095,14 @@ struct Session::Impl {
   bool feed_over_ = false;
   bool reading_ahead_ = false;  // the feeding thread reads frames (feed(), on the CPU)
   bool ordered_ = false;        // some context is temporal: frames in turn
+  // Mixed runs: the device's slots are handed out (no frame is taken into a host slot any more);
+  // frames being taken into host slots and one past the highest index among them; the split.
+  bool switched_ = false;
+  unsigned host_takes_ = 0;
+  unsigned host_end_ = 0;
+  bool split_known_ = false;
+  unsigned split_ = 0;
+  std::condition_variable split_cv_;
   // Frames kept: all unless a fed frame could not be read (then that frame's index).
   std::atomic<unsigned> frames_kept_{~0u};
   std::atomic<bool> aborted_{false};

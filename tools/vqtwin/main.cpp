@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "batch/batch_cli.hpp"
 #include "cli_common.hpp"
+#include "core/device_start.hpp"
 #include "core/quote.hpp"
 #include "ladder_cli.hpp"
 #include "output_file.hpp"
@@ -92,11 +94,17 @@ int run_single(RunArgs& c) {
   return status;
 }
 
-}  // namespace
+// A run that ended before a device check did (--backend auto: a short clip done on the CPU) does not
+// wait for it: everything is written, and the driver's start-up is not torn down half-way.
+int finish(int status) {
+  if (vqtwin::device_probe_running()) {
+    std::fflush(nullptr);
+    std::_Exit(status);
+  }
+  return status;
+}
 
-int main(int argc, char** argv) {
-  guard_standard_descriptors();
-  std::vector<std::string> args(argv + 1, argv + argc);
+int run_command(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "batch") return batch_main({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "batch-merge") return batch_merge_main({args.begin() + 1, args.end()});
   RunArgs c;
@@ -120,6 +128,12 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (c.distorted.size() > 1) return run_ladder_cli(c);
-  return run_single(c);
+  return c.distorted.size() > 1 ? run_ladder_cli(c) : run_single(c);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  guard_standard_descriptors();
+  return finish(run_command({argv + 1, argv + argc}));
 }

@@ -156,7 +156,8 @@ void define(CLI::App& app, RunArgs& a, Texts& t) {
   app.add_option("--precision", t.precision, "number format: N decimals (0..17) or max (%.17g, round-trip)");
   app.add_option("--pool", t.pools, "pooling methods written: min, max, mean, harmonic_mean, percN; repeatable");
   app.add_option("--backend", t.backend, "where extractors run: cpu (the reference, default), cuda (the CUDA twins; "
-                 "the CPU for what has no twin, with a warning) or auto (cuda when a device is usable, else cpu)");
+                 "the CPU for what has no twin, with a warning) or auto (the CPU starts at once and a usable device "
+                 "shares the frames once it is ready; the same values)");
   app.add_option("--gpu", t.gpu,
                  "CUDA device: an index (default 0), a list (0,1: a ladder's or batch's runs spread over them, a "
                  "device may be named twice) or all");

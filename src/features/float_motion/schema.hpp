@@ -36,6 +36,9 @@ inline constexpr FeatureSpec kSpec{
     .provided = kProvided,
     .temporal = true,
     .libvmaf_temporal = true,  // VMAF_FEATURE_EXTRACTOR_TEMPORAL in libvmaf: sets the output order
+    // Frame i's values need the scores S(i-1, i) and S(i, i+1) (front.hpp): exact from the second frame
+    // an instance extracts, and up to the frame before the last.
+    .reach = [](const OptionValues&) { return FrameReach{1, 1}; },
 };
 
 }  // namespace vqtwin::float_motion

@@ -37,6 +37,13 @@ inline constexpr FeatureSpec kSpec{
     .options = kOptions,
     .provided = kProvided,
     .temporal = true,
+    // Frame i's score needs frame i - lag; motion2 needs the scores of i - lag + 1 and i + 1, motion3 the
+    // frame before's motion2 (math.hpp, motion23): exact from 2 * lag frames after an instance's start,
+    // and up to the frame before the last it extracted.
+    .reach = [](const OptionValues& o) {
+      const unsigned lag = o.get_bool("motion_five_frame_window") ? 2 : 1;
+      return FrameReach{2 * lag, 1};
+    },
 };
 
 }  // namespace vqtwin::integer_motion

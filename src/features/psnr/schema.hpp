@@ -33,6 +33,7 @@ inline constexpr FeatureSpec kSpec{
     // VMAF_FEATURE_EXTRACTOR_TEMPORAL in libvmaf: it runs on every frame under --subsample (apsnr
     // covers all frames) and its names come first in the output order.
     .libvmaf_temporal = true,
+    .clip_aggregates = true,  // apsnr_* at flush from every frame's sums
 };
 
 }  // namespace vqtwin::psnr

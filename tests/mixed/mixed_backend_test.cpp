@@ -1,0 +1,438 @@
+// --backend auto splits a run between the CPU and a device. Who computes a frame must never change a
+// value: a mixed run's results equal a CPU run's bit for bit, names in the same order. Proven without a
+// GPU on a stand-in device whose "twins" run the CPU extractors on the device slots' pictures (so any
+// difference comes from the split: which instance computed which frame, the temporal handover, the
+// frame numbering, the flush), made ready after a chosen number of frames so the split falls where
+// the test wants it. VQTWIN_PLANT=mixed_no_overlap (handover without the temporal overlap) must fail.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "backends/device.hpp"
+#include "core/device_start.hpp"
+#include "core/registry.hpp"
+#include "vqtwin/results.hpp"
+#include "vqtwin/run.hpp"
+#include "vqtwin/session.hpp"
+
+namespace vqtwin {
+namespace {
+
+// ---- the stand-in device ----
+
+class FakeSlot final : public FrameSlot {
+ public:
+  FakeSlot(const PictureFormat& f, unsigned i) : index_(i), ref_(f), dist_(f) {}
+  unsigned index() const override { return index_; }
+  Picture& ref() override { return ref_; }
+  Picture& dist() override { return dist_; }
+  void upload() override { uploaded_ = true; }
+  void wait() override { uploaded_ = false; }
+  bool uploaded() const { return uploaded_; }
+
+ private:
+  unsigned index_;
+  Picture ref_, dist_;
+  bool uploaded_ = false;
+};
+
+class FakePipeline final : public DevicePipeline {
+ public:
+  FakePipeline(const PictureFormat& f, unsigned n) : format_(f) {
+    for (unsigned i = 0; i < n; ++i) slots_.push_back(std::make_unique<FakeSlot>(f, i));
+  }
+  unsigned slot_count() const override { return unsigned(slots_.size()); }
+  FrameSlot& slot(unsigned i) override { return *slots_.at(i); }
+  const PictureFormat& format() const override { return format_; }
+  void set_uploaded_planes(unsigned) override {}
+
+ private:
+  PictureFormat format_;
+  std::vector<std::unique_ptr<FakeSlot>> slots_;
+};
+
+// Values a twin wrote for a frame in flight, handed on at collect().
+class Capture final : public FeatureSink {
+ public:
+  void put(std::string_view n, unsigned f, double v) override { puts.emplace_back(std::string(n), f, v); }
+  void aggregate(std::string_view n, double v) override { aggregates.emplace_back(std::string(n), v); }
+  std::vector<std::tuple<std::string, unsigned, double>> puts;
+  std::vector<std::pair<std::string, double>> aggregates;
+};
+
+// A twin that runs the CPU extractor on the slot's pictures at submit() (in the order the session
+// submits) and writes its values at collect().
+class FakeTwin final : public DeviceExtractor {
+ public:
+  explicit FakeTwin(std::unique_ptr<Extractor> cpu) : cpu_(std::move(cpu)) {}
+  void bind(DevicePipeline& p) override { pipeline_ = &p; }
+  void init(const PictureFormat& f) override {
+    cpu_->init(f);
+    captured_.resize(pipeline_ ? pipeline_->slot_count() : 1);
+  }
+  void submit(FrameSlot& slot, unsigned index) override {
+    auto& s = dynamic_cast<FakeSlot&>(slot);
+    if (!s.uploaded()) throw Error("fake twin: frame " + std::to_string(index) + " was not uploaded");
+    captured_.at(slot.index()) = {};
+    cpu_->extract(s.ref(), s.dist(), index, captured_[slot.index()]);
+  }
+  void collect(FrameSlot& slot, unsigned, FeatureSink& out) override {
+    Capture& c = captured_.at(slot.index());
+    for (auto& [n, f, v] : c.puts) out.put(n, f, v);
+    for (auto& [n, v] : c.aggregates) out.aggregate(n, v);
+    c = {};
+  }
+  void extract(const Picture& r, const Picture& d, unsigned i, FeatureSink& out) override { cpu_->extract(r, d, i, out); }
+  void flush(FeatureSink& out) override { cpu_->flush(out); }
+
+ private:
+  std::unique_ptr<Extractor> cpu_;
+  DevicePipeline* pipeline_ = nullptr;
+  std::vector<Capture> captured_;
+};
+
+// One fake twin per CPU extractor: "<name>_fake", made by a function that knows its CPU extractor by
+// its place in the table.
+constexpr std::size_t kMaxCpu = 64;
+std::vector<std::string> g_names;
+std::vector<ExtractorInfo> g_twins;
+std::vector<const ExtractorInfo*> g_table;
+
+template <std::size_t I>
+std::unique_ptr<Extractor> make_fake(const OptionValues& o, const RunSettings& run) {
+  return std::make_unique<FakeTwin>(cpu_extractors()[I]->create(o, run));
+}
+
+template <std::size_t... I>
+void build_table(std::index_sequence<I...>) {
+  using Make = std::unique_ptr<Extractor> (*)(const OptionValues&, const RunSettings&);
+  constexpr Make makers[] = {make_fake<I>...};
+  const auto cpu = cpu_extractors();
+  if (cpu.size() > kMaxCpu) throw std::runtime_error("more CPU extractors than the fake table holds");
+  g_names.reserve(cpu.size());
+  g_twins.reserve(cpu.size());
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    g_names.push_back(std::string(cpu[i]->name) + "_fake");
+    ExtractorInfo t;
+    t.spec = cpu[i]->spec;
+    t.backend = Backend::kCuda;
+    t.name = g_names.back();
+    t.check_context = [](const OptionValues&, const PictureFormat&) { return 0; };
+    t.make = makers[i];
+    g_twins.push_back(t);
+  }
+  for (const ExtractorInfo* e : cpu) g_table.push_back(e);
+  for (const ExtractorInfo& t : g_twins) g_table.push_back(&t);
+}
+
+// The device becomes usable when the test opens the gate.
+std::mutex g_gate_mutex;
+std::condition_variable g_gate_cv;
+bool g_gate_open = false;
+
+void open_gate() {
+  {
+    std::lock_guard lock(g_gate_mutex);
+    g_gate_open = true;
+  }
+  g_gate_cv.notify_all();
+}
+
+const DeviceProvider& fake_provider() {
+  static const DeviceProvider p{
+      [](int, std::string*) {
+        std::unique_lock lock(g_gate_mutex);
+        g_gate_cv.wait(lock, [] { return g_gate_open; });
+        return true;
+      },
+      [](const PictureFormat& f, int, unsigned slots) -> std::unique_ptr<DevicePipeline> {
+        return std::make_unique<FakePipeline>(f, slots);
+      },
+      [] { return std::span<const ExtractorInfo* const>(g_table); },
+  };
+  if (g_table.empty()) build_table(std::make_index_sequence<kMaxCpu>());
+  return p;
+}
+
+// A fresh fake device, closed until open_gate().
+void use_fake_device() {
+  {
+    std::lock_guard lock(g_gate_mutex);
+    g_gate_open = false;
+  }
+  set_device_provider(&fake_provider());
+}
+
+// ---- clips ----
+
+// Frames with motion (a moving gradient, texture, a frame that repeats), the distorted with noise.
+struct Clip {
+  PictureFormat format;
+  std::vector<Picture> ref, dist;
+};
+
+Clip make_clip(int w, int h, int bitdepth, unsigned frames) {
+  Clip c{PictureFormat{w, h, bitdepth, ChromaFormat::k420}, {}, {}};
+  std::mt19937 rng(1234 + unsigned(bitdepth));
+  const int max = (1 << bitdepth) - 1;
+  for (unsigned i = 0; i < frames; ++i) {
+    Picture r(c.format), d(c.format);
+    const unsigned t = i == 5 ? 4 : i;  // frame 5 repeats frame 4 (a zero motion score)
+    for (int p = 0; p < c.format.num_planes(); ++p)
+      for (int y = 0; y < r.height(p); ++y)
+        for (int x = 0; x < r.width(p); ++x) {
+          const int base = ((x + 3 * int(t)) * 7 + (y * 5) + ((x / 8 + y / 8 + int(t)) % 3) * 40) % 256;
+          const int v = std::min(max, base << (bitdepth - 8));
+          const int noise = int(rng() % 9) - 4;
+          const int dv = std::clamp(v + noise * (1 << (bitdepth - 8)), 0, max);
+          if (bitdepth == 8) {
+            r.row<std::uint8_t>(p, y)[x] = std::uint8_t(v);
+            d.row<std::uint8_t>(p, y)[x] = std::uint8_t(dv);
+          } else {
+            r.row<std::uint16_t>(p, y)[x] = std::uint16_t(v);
+            d.row<std::uint16_t>(p, y)[x] = std::uint16_t(dv);
+          }
+        }
+    c.ref.push_back(std::move(r));
+    c.dist.push_back(std::move(d));
+  }
+  return c;
+}
+
+SessionConfig config(Backend b, std::vector<std::string> models, std::vector<std::string> features) {
+  SessionConfig s;
+  s.backend = b;
+  s.models = std::move(models);
+  s.features = std::move(features);
+  s.threads = 3;
+  return s;
+}
+
+// Pushes the clip; under a fake device the gate opens after `gate_at` frames (then the device thread
+// is given a moment to hand its slots over, so the split falls there or just after).
+void push_clip(const Clip& clip, const SessionConfig& cfg, Results& out, unsigned gate_at) {
+  Session s(cfg, clip.format, out);
+  for (unsigned i = 0; i < clip.ref.size(); ++i) {
+    if (i == gate_at) {
+      open_gate();
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    }
+    s.push(clip.ref[i], clip.dist[i]);
+  }
+  s.finish();
+  open_gate();  // a check still waiting ends (its answer is not used any more)
+}
+
+// Every name in the same order, every value bit for bit, the same aggregates; "" when equal.
+std::string difference(const Results& a, const Results& b) {
+  if (a.names() != b.names()) return "the output names or their order differ";
+  if (a.frame_count() != b.frame_count()) return "the frame counts differ";
+  for (const std::string& n : a.names())
+    for (unsigned f = 0; f < a.frame_count(); ++f) {
+      const auto x = a.value(n, f), y = b.value(n, f);
+      if (x.has_value() != y.has_value()) return n + " frame " + std::to_string(f) + ": present in one run only";
+      if (x && std::memcmp(&*x, &*y, sizeof(double)) != 0)
+        return n + " frame " + std::to_string(f) + ": " + std::to_string(*x) + " vs " + std::to_string(*y);
+    }
+  if (a.aggregates() != b.aggregates()) return "the aggregates differ";
+  return "";
+}
+
+std::string receipt_of(const Results& r, const std::string& name) {
+  for (const auto& [n, impl] : r.receipt())
+    if (n == name) return impl;
+  return "";
+}
+
+struct Case {
+  std::vector<std::string> models, features;
+};
+
+const Case kCases[] = {
+    // vmaf_v0.6.1: integer ADM, VIF and motion2 (motion, split with its overlap).
+    {{"version=vmaf_v0.6.1"}, {}},
+    // Every temporal feature and schedule: float motion (with its debug output), integer motion with
+    // the five-frame window and the moving average, psnr (never split: apsnr), float SSIM.
+    {{},
+     {"float_motion=debug=true", "motion=motion_five_frame_window=true:motion_moving_average=true:debug=true",
+      "psnr", "float_ssim"}},
+    // A float model: float ADM, VIF and float motion2.
+    {{"version=vmaf_float_v0.6.1"}, {}},
+};
+
+class MixedRun : public ::testing::TestWithParam<std::tuple<int, int>> {};
+
+// For each case, bit depth and split point: auto (fake device) == cpu, and the split really happened.
+TEST_P(MixedRun, EqualsCpuBitForBit) {
+  const auto [bitdepth, gate_at] = GetParam();
+  const Clip clip = make_clip(96, 72, bitdepth, 20);
+  for (const Case& c : kCases) {
+    Results cpu, mixed;
+    push_clip(clip, config(Backend::kCpu, c.models, c.features), cpu, ~0u);
+    use_fake_device();
+    push_clip(clip, config(Backend::kAuto, c.models, c.features), mixed, unsigned(gate_at));
+    EXPECT_EQ(difference(cpu, mixed), "") << "split near frame " << gate_at;
+    // Honest receipts: a split temporal context names both implementations and its handover frame.
+    if (c.models.empty() && gate_at > 0 && gate_at < 15) {
+      const std::string motion = receipt_of(mixed, "motion2");
+      EXPECT_NE(motion.find("float_motion_fake on frames "), std::string::npos) << motion;
+      const std::string vif = receipt_of(mixed, "float_ssim");
+      EXPECT_NE(vif.find("float_ssim_fake on "), std::string::npos) << vif;
+      EXPECT_EQ(receipt_of(mixed, "psnr_y"), "psnr");  // never split (apsnr)
+    }
+    if (::getenv("VQTWIN_TEST_SHOW_RECEIPT"))
+      for (const auto& [n, impl] : mixed.receipt()) std::printf("  %s: %s\n", n.c_str(), impl.c_str());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Splits, MixedRun,
+                         ::testing::Combine(::testing::Values(8, 10), ::testing::Values(0, 1, 2, 3, 7, 13, 19, 25)));
+
+// --subsample: non-temporal contexts compute every third frame, temporal ones every frame; the split
+// keeps both as a CPU run has them.
+TEST(MixedRun, SubsampledSplitEqualsCpu) {
+  const Clip clip = make_clip(96, 72, 8, 20);
+  for (unsigned gate_at : {2u, 7u}) {
+    for (const Case& c : kCases) {
+      SessionConfig cfg = config(Backend::kCpu, c.models, c.features);
+      cfg.subsample = 3;
+      Results cpu, mixed;
+      push_clip(clip, cfg, cpu, ~0u);
+      use_fake_device();
+      cfg.backend = Backend::kAuto;
+      push_clip(clip, cfg, mixed, gate_at);
+      EXPECT_EQ(difference(cpu, mixed), "") << "split near frame " << gate_at;
+    }
+  }
+}
+
+// The pure device path through the same stand-in (--backend cuda): every context on a twin, the same
+// values.
+TEST(MixedRun, DeviceBackendEqualsCpu) {
+  const Clip clip = make_clip(96, 72, 8, 12);
+  for (const Case& c : kCases) {
+    Results cpu, device;
+    push_clip(clip, config(Backend::kCpu, c.models, c.features), cpu, ~0u);
+    use_fake_device();
+    open_gate();
+    push_clip(clip, config(Backend::kCuda, c.models, c.features), device, ~0u);
+    EXPECT_EQ(difference(cpu, device), "");
+  }
+}
+
+// File runs (the engine's readers, workers reading frames into host and then device slots): auto with
+// the device ready after 0, 5 and 20 ms equals cpu; at least one of them shared the frames.
+void check_file_run(RunConfig rc) {
+  rc.threads = 3;
+  Results cpu;
+  run(rc, cpu);
+  ::setenv("VQTWIN_AUTO_FRAMES_PER_THREAD", "0", 1);  // the device even for a clip this short
+  int shared = 0;
+  for (unsigned gate_after_ms : {0u, 5u, 20u}) {
+    use_fake_device();
+    std::thread opener([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(gate_after_ms));
+      open_gate();
+    });
+    RunConfig ra = rc;
+    ra.backend = Backend::kAuto;
+    Results mixed;
+    run(ra, mixed);
+    opener.join();
+    EXPECT_EQ(difference(cpu, mixed), "") << rc.reference << ", gate after " << gate_after_ms << " ms";
+    for (const auto& [n, impl] : mixed.receipt())
+      if (impl.find("_fake") != std::string::npos) {
+        ++shared;
+        break;
+      }
+  }
+  ::unsetenv("VQTWIN_AUTO_FRAMES_PER_THREAD");
+  EXPECT_GT(shared, 0) << "the device never took frames of " << rc.reference;
+}
+
+TEST(MixedRun, FileRunEqualsCpu) {
+  const Clip clip = make_clip(96, 72, 8, 30);
+  const auto dir = std::filesystem::temp_directory_path() / ("vqtwin_mixed_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::vector<Picture>& pics, const std::string& name) {
+    std::ofstream f(dir / name, std::ios::binary);
+    f << "YUV4MPEG2 W96 H72 F25:1 Ip A1:1 C420jpeg\n";
+    for (const Picture& p : pics) {
+      f << "FRAME\n";
+      for (int pl = 0; pl < 3; ++pl)
+        for (int y = 0; y < p.height(pl); ++y)
+          f.write(static_cast<const char*>(p.data(pl)) + std::ptrdiff_t(y) * p.stride_bytes(pl), p.width(pl));
+    }
+    return (dir / name).string();
+  };
+  RunConfig rc;
+  rc.reference = write(clip.ref, "ref.y4m");
+  rc.distorted = write(clip.dist, "dist.y4m");
+  rc.features = {"float_motion", "psnr"};
+  rc.models = {"version=vmaf_v0.6.1"};
+  check_file_run(rc);
+
+  // Without the override a clip this short runs on the CPU alone: the device is not touched.
+  Results cpu, alone;
+  rc.threads = 3;
+  run(rc, cpu);
+  use_fake_device();
+  RunConfig ra = rc;
+  ra.backend = Backend::kAuto;
+  run(ra, alone);
+  open_gate();
+  EXPECT_EQ(difference(cpu, alone), "");
+  EXPECT_EQ(receipt_of(alone, "motion2"), "float_motion");
+  EXPECT_TRUE(alone.show_receipt);
+  std::filesystem::remove_all(dir);
+}
+
+// Two fixture pairs (8-bit and 10-bit 4:2:0): VMAF, float VMAF, both motions.
+TEST(MixedRun, FixturePairsEqualCpu) {
+  const std::filesystem::path fx = VQTWIN_FIXTURES_DIR;
+  int pairs = 0;
+  for (const char* stem : {"sd_576x324_8bit_420", "hd_1280x720_10bit_420"}) {
+    const auto ref = fx / (std::string(stem) + "_ref.y4m"), dist = fx / (std::string(stem) + "_dist.y4m");
+    if (!std::filesystem::exists(ref) || !std::filesystem::exists(dist)) continue;
+    ++pairs;
+    RunConfig rc;
+    rc.reference = ref.string();
+    rc.distorted = dist.string();
+    rc.frame_cnt = 10;
+    rc.models = {"version=vmaf_v0.6.1", "version=vmaf_float_v0.6.1:name=vmaf_float"};
+    rc.features = {"motion=motion_five_frame_window=true:motion_moving_average=true", "float_motion=debug=true"};
+    check_file_run(rc);
+  }
+  if (pairs == 0) GTEST_SKIP() << "no decoded fixtures in " << fx;
+}
+
+// The planted bug: handing a temporal context over at the split without its overlap changes values.
+TEST(MixedRun, PlantedNoOverlapIsCaught) {
+  const Clip clip = make_clip(96, 72, 8, 20);
+  const Case& c = kCases[1];
+  Results cpu, mixed;
+  push_clip(clip, config(Backend::kCpu, c.models, c.features), cpu, ~0u);
+  ::setenv("VQTWIN_PLANT", "mixed_no_overlap", 1);
+  use_fake_device();
+  push_clip(clip, config(Backend::kAuto, c.models, c.features), mixed, 7);
+  ::unsetenv("VQTWIN_PLANT");
+  EXPECT_NE(difference(cpu, mixed), "");
+}
+
+}  // namespace
+}  // namespace vqtwin
