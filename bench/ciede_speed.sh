@@ -26,7 +26,7 @@ for pair in clean grain; do
     : > "$tmp/wall" ; : > "$tmp/cpu"
     for ((i = 0; i < runs; ++i)); do
       /usr/bin/time -f "%e %U %S" -o "$tmp/t" "$bin" -r "$tmp/${pair}_ref.y4m" -d "$tmp/${pair}_dist.y4m" -n \
-        --feature ciede --threads "$threads" --json -o "$tmp/$which.json" > /dev/null
+        --feature ciede --threads "$threads" --precision max --json -o "$tmp/$which.json" > /dev/null
       read -r e u s < "$tmp/t"
       echo "$e" >> "$tmp/wall"; awk -v u="$u" -v s="$s" 'BEGIN { print u + s }' >> "$tmp/cpu"
     done

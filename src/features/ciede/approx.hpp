@@ -29,9 +29,12 @@ namespace vqtwin::ciede::approx {
 
 inline constexpr double kShifter = 0x1.8p52;  // adding it rounds a |value| < 2^51 to an integer in the low bits
 
-// Taylor polynomials of sin and cos on |r| <= pi/4 (+ the reduction's rounding).
+// Taylor polynomials of sin and cos on |r| <= pi/4 (+ the reduction's rounding). kCrude: the planted bug
+// ciede_cpu_short_sin, sin's series cut after r^7 (error up to 2^-25 times r: far beyond the margin).
+template <bool kCrude = false>
 VQTWIN_ALWAYS_INLINE double sin_poly(double r) {
   const double z = r * r;
+  if constexpr (kCrude) return r + r * (z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0))));
   const double p =
       -1.0 / 6.0 +
       z * (1.0 / 120.0 +
@@ -60,10 +63,11 @@ VQTWIN_ALWAYS_INLINE double reduce_half_pi(double x, unsigned& quadrant) {
 }
 
 // sin(x); sin(+-0) is +-0 exactly, as the library's.
+template <bool kCrude = false>
 VQTWIN_ALWAYS_INLINE double sin(double x) {
   unsigned q;
   const double r = reduce_half_pi(x, q);
-  const double s = sin_poly(r), c = cos_poly(r);
+  const double s = sin_poly<kCrude>(r), c = cos_poly(r);
   const double v = (q & 1u) ? c : s;
   const double signed_v = (q & 2u) ? -v : v;
   return x == 0 ? x : signed_v;

@@ -9,6 +9,9 @@
 
 #include <math.h>
 
+#include <cstdlib>
+#include <string_view>
+
 #include "common/cpu.hpp"
 #include "common/vector.hpp"
 #include "features/ciede/approx.hpp"
@@ -45,6 +48,8 @@ VQTWIN_ALWAYS_INLINE float mean_hue_select(float h1, float h2) {
 // certain from the approximation (approx::rounds_alike); a pixel with any uncertain rounding, or an
 // argument the approximations leave to the library (a hue angle on an axis), is computed again by
 // math.hpp's scalar ciede2000(). Every float this function stores is therefore math.hpp's.
+// kPlant: the planted bug ciede_cpu_short_sin (approx::sin with a short series; the tests must fail).
+template <bool kPlant = false>
 VQTWIN_ALWAYS_INLINE void ciede2000_body(const Lab* c1, const Lab* c2, int n, float* out) {
   float l1[kBatch], l2[kBatch], a1[kBatch], a2[kBatch], b1[kBatch], b2[kBatch];
   float ch1[kBatch], ch2[kBatch], c_bar[kBatch], ap1[kBatch], ap2[kBatch], cp1[kBatch], cp2[kBatch];
@@ -88,7 +93,7 @@ VQTWIN_ALWAYS_INLINE void ciede2000_body(const Lab* c1, const Lab* c2, int n, fl
   for (int k = 0; k < n; ++k) {
     const double x = double(dh[k]) / 2.0;
     const double scale = 2.0 * sqrt(double(cp1[k] * cp2[k]));
-    const double v = scale * approx::sin(x);
+    const double v = scale * approx::sin<kPlant>(x);
     ok[k] &= int(approx::rounds_alike(v, approx::margin(8.0 * fabs(v))));
     delta_h[k] = float(v);
   }
@@ -112,7 +117,7 @@ VQTWIN_ALWAYS_INLINE void ciede2000_body(const Lab* c1, const Lab* c2, int n, fl
   for (int k = 0; k < n; ++k) {
     const double x = double(rot_angle[k]);
     const double scale = -2.0 * sqrt(double(rot_root[k]));
-    const double v = scale * approx::sin(x);
+    const double v = scale * approx::sin<kPlant>(x);
     ok[k] &= int(approx::rounds_alike(v, approx::margin(8.0 * fabs(v))));
     r_t[k] = float(v);
   }
@@ -223,7 +228,19 @@ VQTWIN_TARGET_V4 void to_lab_v4(const std::uint16_t* y, const std::uint16_t* u, 
 
 }  // namespace
 
-void ciede2000_batch(const Lab* c1, const Lab* c2, int n, float* out) { ciede2000_body(c1, c2, n, out); }
+// Whether $VQTWIN_PLANT names ciede's planted bug (read once).
+static bool short_sin_planted() {
+  static const bool planted = [] {
+    const char* p = std::getenv("VQTWIN_PLANT");
+    return p != nullptr && std::string_view(p) == "ciede_cpu_short_sin";
+  }();
+  return planted;
+}
+
+void ciede2000_batch(const Lab* c1, const Lab* c2, int n, float* out) {
+  if (short_sin_planted()) return ciede2000_body<true>(c1, c2, n, out);
+  ciede2000_body(c1, c2, n, out);
+}
 
 void to_lab_batch(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n, unsigned bpc,
                   Lab* out) {
@@ -232,6 +249,7 @@ void to_lab_batch(const std::uint16_t* y, const std::uint16_t* u, const std::uin
 
 BatchKernels batch_kernels_for(unsigned cpu_flags) {
   BatchKernels k{"portable", ciede2000_batch, to_lab_batch};
+  if (short_sin_planted()) return k;  // the planted bug lives in the portable build
 #if VQTWIN_X86_VARIANTS
   if (!cpu::allows(cpu_flags, cpu::kAvx2)) return k;
   k = {"x86-64-v3", ciede2000_v3, to_lab_v3};
