@@ -149,5 +149,55 @@ TEST(Ciede, BatchEqualsScalar) {
   }
 }
 
+// The batch's approximations (approx.hpp) decide a float only when its rounding is certain; these pairs are
+// what video gives: colours with small differences (many hue angles and differences near zero), greys,
+// and unrelated colours, at 8 and 10 bits, so the fallback to the library calls is taken too. The planted
+// bug ciede_cpu_short_sin (ctest ciede_plant_short_sin) must fail here.
+TEST(Ciede, BatchEqualsScalarOnVideoLikePairs) {
+  std::mt19937 rng(23);
+  long mismatches = 0;
+  for (unsigned bpc : {8u, 10u}) {
+    const unsigned max = (1u << bpc) - 1, grey = 128u << (bpc - 8);
+    for (int round = 0; round < 1500; ++round) {
+      Lab lab[2 * ciede::kBatch];
+      for (int k = 0; k < ciede::kBatch; ++k) {
+        const unsigned mode = rng() % 4, d = mode == 0 ? 1 : mode == 1 ? 4 : mode == 2 ? 40 : max;
+        auto near = [&](unsigned s) {
+          const long t = long(s) + long(rng() % (2 * d + 1)) - long(d);
+          return t < 0 ? 0u : t > long(max) ? max : unsigned(t);
+        };
+        unsigned y = rng() & max, u = rng() & max, v = rng() & max;
+        if (rng() % 8 == 0) u = v = grey;
+        lab[k] = ciede::to_lab(y, u, v, bpc);
+        lab[ciede::kBatch + k] = ciede::to_lab(near(y), u == grey ? u : near(u), v == grey ? v : near(v), bpc);
+      }
+      float de[ciede::kBatch];
+      ciede::ciede2000_batch(lab, lab + ciede::kBatch, ciede::kBatch, de);
+      for (int k = 0; k < ciede::kBatch; ++k)
+        mismatches += !same_bits(de[k], ciede::ciede2000(lab[k], lab[ciede::kBatch + k]));
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+// Every 8-bit colour (a third of them, every third in raster order of (Y, Cb, Cr)) through the batch
+// conversion = the scalar one.
+TEST(Ciede, ToLabBatchEqualsScalarOver8BitColours) {
+  long mismatches = 0;
+  std::uint16_t y[2 * ciede::kBatch], u[2 * ciede::kBatch], v[2 * ciede::kBatch];
+  Lab out[2 * ciede::kBatch];
+  for (unsigned c = 0; c < (1u << 24);) {
+    int n = 0;
+    for (; n < 2 * ciede::kBatch && c < (1u << 24); ++n, c += 3)
+      y[n] = std::uint16_t(c >> 16), u[n] = std::uint16_t((c >> 8) & 255), v[n] = std::uint16_t(c & 255);
+    ciede::to_lab_batch(y, u, v, n, 8, out);
+    for (int k = 0; k < n; ++k) {
+      const Lab s = ciede::to_lab(y[k], u[k], v[k], 8);
+      mismatches += !(same_bits(out[k].l, s.l) && same_bits(out[k].a, s.a) && same_bits(out[k].b, s.b));
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
 }  // namespace
 }  // namespace vqtwin::test

@@ -40,11 +40,18 @@ class ChromaMap {
       column_[std::size_t(x)] = pos % s < cw ? pos % s : -1;  // -1: the zero padding
       if (pos / s > max_step) max_step = pos / s;
     }
+    plain_ = f.chroma == ChromaFormat::k420;
+    for (int x = 0; x < f.width; ++x) plain_ = plain_ && row_step_[std::size_t(x)] == 0 && column_[std::size_t(x)] == x >> 1;
     if (cw == 0 || ((f.height - 1) >> 1) + max_step >= ch)
       throw Error("ciede: at " + f.describe() +
                   " libvmaf's chroma upsampling reads past the end of its chroma planes (an undefined result); "
                   "this size is refused");
   }
+
+  // Whether column x reads position x >> plain_shift() of the row's own plane row (4:4:4 and most 4:2:0
+  // sizes), so a row's chroma can be read straight from the plane row.
+  bool plain() const { return chroma_ == ChromaFormat::k444 || plain_; }
+  int plain_shift() const { return chroma_ == ChromaFormat::k444 ? 0 : 1; }
 
   ChromaRow row(int y) const { return {chroma_ == ChromaFormat::k444 ? y : y >> 1}; }
 
@@ -58,6 +65,7 @@ class ChromaMap {
 
  private:
   ChromaFormat chroma_ = ChromaFormat::k444;
+  bool plain_ = false;
   std::vector<int> row_step_;
   std::vector<int> column_;
 };

@@ -54,20 +54,29 @@ class CiedeCpu final : public Extractor {
       for (int k = 0; k < n; ++k) sum += de[k];  // raster order
       n = 0;
     };
+    // Queues pixel x of the row for the batch (the samples as libvmaf pairs them).
+    auto queue = [&](unsigned ry, unsigned ru, unsigned rv, unsigned dy, unsigned du, unsigned dv) {
+      // Equal colours differ by exactly +0 (every CIEDE2000 term is a zero over a positive weight),
+      // and adding +0 leaves the sum as it is.
+      if (ry == dy && ru == du && rv == dv) return;
+      py[n] = std::uint16_t(ry), pu[n] = std::uint16_t(ru), pv[n] = std::uint16_t(rv);
+      py[kBatch + n] = std::uint16_t(dy), pu[kBatch + n] = std::uint16_t(du), pv[kBatch + n] = std::uint16_t(dv);
+      if (++n == kBatch) drain();
+    };
     for (int y = 0; y < f.height; ++y) {
       const ChromaRow cr = map_.row(y);
       const T* ry = ref.row<T>(0, y);
       const T* dy = dist.row<T>(0, y);
-      for (int x = 0; x < f.width; ++x) {
-        const unsigned ru = map_.sample<T>(ref, 1, cr, x), rv = map_.sample<T>(ref, 2, cr, x);
-        const unsigned du = map_.sample<T>(dist, 1, cr, x), dv = map_.sample<T>(dist, 2, cr, x);
-        // Equal colours differ by exactly +0 (every CIEDE2000 term is a zero over a positive weight),
-        // and adding +0 leaves the sum as it is.
-        if (ry[x] == dy[x] && ru == du && rv == dv) continue;
-        py[n] = std::uint16_t(ry[x]), pu[n] = std::uint16_t(ru), pv[n] = std::uint16_t(rv);
-        py[kBatch + n] = std::uint16_t(dy[x]), pu[kBatch + n] = std::uint16_t(du), pv[kBatch + n] = std::uint16_t(dv);
-        if (++n == kBatch) drain();
+      if (map_.plain()) {  // the common layouts: chroma straight from the plane row
+        const int s = map_.plain_shift();
+        const T *ru = ref.row<T>(1, cr.row), *rv = ref.row<T>(2, cr.row);
+        const T *du = dist.row<T>(1, cr.row), *dv = dist.row<T>(2, cr.row);
+        for (int x = 0; x < f.width; ++x) queue(ry[x], ru[x >> s], rv[x >> s], dy[x], du[x >> s], dv[x >> s]);
+        continue;
       }
+      for (int x = 0; x < f.width; ++x)
+        queue(ry[x], map_.sample<T>(ref, 1, cr, x), map_.sample<T>(ref, 2, cr, x), dy[x], map_.sample<T>(dist, 1, cr, x),
+              map_.sample<T>(dist, 2, cr, x));
     }
     drain();
     return sum;

@@ -19,20 +19,26 @@ class LabCache {
     if (slots_.empty()) slots_.assign(std::size_t(1) << kBits, Entry{kEmpty, {0, 0, 0}});
     std::uint16_t my[2 * kBatch], mu[2 * kBatch], mv[2 * kBatch];
     int which[2 * kBatch];
-    std::size_t slot[2 * kBatch];
-    std::uint64_t key[2 * kBatch];
+    std::size_t slot[2 * kBatch], miss_slot[2 * kBatch];
+    std::uint64_t key[2 * kBatch], miss_key[2 * kBatch];
     int misses = 0;
+    // Keys and slots first, with a prefetch of each slot: the table is larger than the caches near the core,
+    // and issuing all the loads before the first compare overlaps their latencies.
     for (int k = 0; k < n; ++k) {
       // Samples have at most 16 bits; the depth is part of the key (one thread may serve several depths).
-      const std::uint64_t kk = (std::uint64_t(bpc) << 48) | (std::uint64_t(y[k]) << 32) |
-                               (std::uint64_t(u[k]) << 16) | std::uint64_t(v[k]);
-      const std::size_t s = std::size_t((kk * 0x9E3779B97F4A7C15ull) >> (64 - kBits));
+      key[k] = (std::uint64_t(bpc) << 48) | (std::uint64_t(y[k]) << 32) | (std::uint64_t(u[k]) << 16) | std::uint64_t(v[k]);
+      slot[k] = std::size_t((key[k] * 0x9E3779B97F4A7C15ull) >> (64 - kBits));
+      __builtin_prefetch(&slots_[slot[k]]);
+    }
+    for (int k = 0; k < n; ++k) {
+      const std::uint64_t kk = key[k];
+      const std::size_t s = slot[k];
       if (slots_[s].key == kk) {
         out[k] = slots_[s].lab;
         continue;
       }
       my[misses] = y[k], mu[misses] = u[k], mv[misses] = v[k];
-      which[misses] = k, slot[misses] = s, key[misses] = kk;
+      which[misses] = k, miss_slot[misses] = s, miss_key[misses] = kk;
       ++misses;
     }
     if (misses == 0) return;
@@ -40,7 +46,7 @@ class LabCache {
     kernels.to_lab(my, mu, mv, misses, bpc, computed);
     for (int m = 0; m < misses; ++m) {
       out[which[m]] = computed[m];
-      slots_[slot[m]] = {key[m], computed[m]};
+      slots_[miss_slot[m]] = {miss_key[m], computed[m]};
     }
   }
 

@@ -1,0 +1,180 @@
+#pragma once
+// Close approximations of the C library's sin, cos, atan2, exp and pow(x, 7) for ciede's batch path,
+// written as straight-line double arithmetic the compiler vectorises. They are NOT used as results:
+// batch.cpp rounds each approximate value to float only where libvmaf rounds the library's value to float,
+// and only after checking that every double within a margin of the approximation rounds to the same float
+// (`rounds_alike`). The margin (2^-36 of the expression's scale) is far larger than the distance between
+// the approximation and the library's value (a few units in the last place of a double on each side:
+// the approximations below are accurate to a few 2^-53 of their scale, glibc 2.36's functions to about
+// one), so when the check passes the float is the one libvmaf's expression gives; when it fails (about one
+// value in 2^12) the pixel is computed again by the scalar code with the library calls.
+//
+// Accuracy, over the arguments ciede reaches (|x| < 32 for sin/cos, -128 < x <= 0 for exp):
+// - sin/cos: x - k pi/2 with pi/2 split in three parts (the first two of 33 bits, so k times them is exact
+//   for |k| < 2^20 and the first subtraction is exact), then Taylor polynomials on |r| <= pi/4 whose
+//   truncation error is below 2^-56; absolute error a few 2^-53, relative error as small for |x| < pi/4.
+// - exp: x - k ln 2 with ln 2 in two parts (k times the first exact for |k| < 2^21), Taylor to r^13 on
+//   |r| <= ln2 / 2 (truncation below 2^-57), then an exact scaling by 2^k; relative error a few 2^-53.
+// - atan2: the ratio of the smaller to the larger magnitude, u in [0, 1]; above tan(pi/8) atan(u) =
+//   pi/4 + atan((u - 1) / (u + 1)); two argument halvings (atan(w) = 2 atan(w / (1 + sqrt(1 + w^2)))) bring
+//   |w| below 0.1 where the odd Taylor series to w^19 is accurate below 2^-60; then the octant's pi/2 - a,
+//   pi - a, sign. Relative error a few 2^-53 (every offset added leaves a result of at least pi/8).
+// - pow(x, 7): x^2, x^4, x^6, x^7 by products, relative error below 4 2^-53.
+#include <bit>
+#include <cstdint>
+
+#include "common/isa.hpp"
+
+namespace vqtwin::ciede::approx {
+
+inline constexpr double kShifter = 0x1.8p52;  // adding it rounds a |value| < 2^51 to an integer in the low bits
+
+// Taylor polynomials of sin and cos on |r| <= pi/4 (+ the reduction's rounding). kCrude: the planted bug
+// ciede_cpu_short_sin, sin's series cut after r^7 (error up to 2^-25 times r: far beyond the margin).
+template <bool kCrude = false>
+VQTWIN_ALWAYS_INLINE double sin_poly(double r) {
+  const double z = r * r;
+  if constexpr (kCrude) return r + r * (z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0))));
+  const double p =
+      -1.0 / 6.0 +
+      z * (1.0 / 120.0 +
+           z * (-1.0 / 5040.0 +
+                z * (1.0 / 362880.0 + z * (-1.0 / 39916800.0 + z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0))))));
+  return r + r * (z * p);
+}
+VQTWIN_ALWAYS_INLINE double cos_poly(double r) {
+  const double z = r * r;
+  const double p =
+      -0.5 +
+      z * (1.0 / 24.0 +
+           z * (-1.0 / 720.0 +
+                z * (1.0 / 40320.0 +
+                     z * (-1.0 / 3628800.0 +
+                          z * (1.0 / 479001600.0 + z * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0)))))));
+  return 1.0 + z * p;
+}
+
+// r = x - k pi/2 and the quadrant k mod 4, |x| < 2^20.
+VQTWIN_ALWAYS_INLINE double reduce_half_pi(double x, unsigned& quadrant) {
+  const double kd = x * 0x1.45f306dc9c883p-1 + kShifter;  // x * 2/pi, rounded to an integer
+  quadrant = unsigned(std::bit_cast<std::uint64_t>(kd)) & 3u;
+  const double k = kd - kShifter;
+  return ((x - k * 0x1.921fb54400000p+0) - k * 0x1.0b4611a600000p-34) - k * 0x1.3198a2e037073p-69;
+}
+
+// sin(x); sin(+-0) is +-0 exactly, as the library's.
+template <bool kCrude = false>
+VQTWIN_ALWAYS_INLINE double sin(double x) {
+  unsigned q;
+  const double r = reduce_half_pi(x, q);
+  const double s = sin_poly<kCrude>(r), c = cos_poly(r);
+  const double v = (q & 1u) ? c : s;
+  const double signed_v = (q & 2u) ? -v : v;
+  return x == 0 ? x : signed_v;
+}
+
+VQTWIN_ALWAYS_INLINE double cos(double x) {
+  unsigned q;
+  const double r = reduce_half_pi(x, q);
+  const double s = sin_poly(r), c = cos_poly(r);
+  const double v = (q & 1u) ? s : c;
+  return ((q + 1u) & 2u) ? -v : v;  // quadrants 1 and 2 negative
+}
+
+// exp(x) for -1000 < x < 700.
+VQTWIN_ALWAYS_INLINE double exp(double x) {
+  const double kd = x * 0x1.71547652b82fep+0 + kShifter;  // x / ln 2, rounded to an integer
+  const double k = kd - kShifter;
+  const double r = (x - k * 0x1.62e42fee00000p-1) - k * 0x1.a39ef35793c76p-33;
+  const double p =
+      1.0 +
+      r * (1.0 +
+           r * (1.0 / 2.0 +
+                r * (1.0 / 6.0 +
+                     r * (1.0 / 24.0 +
+                          r * (1.0 / 120.0 +
+                               r * (1.0 / 720.0 +
+                                    r * (1.0 / 5040.0 +
+                                         r * (1.0 / 40320.0 +
+                                              r * (1.0 / 362880.0 +
+                                                   r * (1.0 / 3628800.0 +
+                                                        r * (1.0 / 39916800.0 +
+                                                             r * (1.0 / 479001600.0 + r * (1.0 / 6227020800.0)))))))))))));
+  // 2^k from the integer in kd's low bits (two's complement, so k < 0 works too).
+  const std::uint64_t scale_bits = (std::bit_cast<std::uint64_t>(kd) + 1023u) << 52;
+  return p * std::bit_cast<double>(scale_bits);
+}
+
+// log(x) for normal x > 0: x = 2^e m with m in [sqrt(1/2), sqrt(2)], log m = 2 atanh(s), s = (m - 1) / (m + 1),
+// |s| < 0.172, the odd series to s^23 (truncation below 2^-60); e ln 2 with ln 2 in two parts. Absolute error
+// a few 2^-53 of max(1, |log x|).
+VQTWIN_ALWAYS_INLINE double log(double x) {
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
+  double m = std::bit_cast<double>((bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
+  // The biased exponent as a double, through the 2^52 shifter (no integer conversion instruction needed).
+  double e = std::bit_cast<double>(0x4330000000000000ull | (bits >> 52)) - (0x1p52 + 1023.0);
+  const bool high = m > 1.4142135623730951;
+  m = high ? m * 0.5 : m;
+  e = high ? e + 1.0 : e;
+  const double s = (m - 1.0) / (m + 1.0), z = s * s;
+  const double p =
+      1.0 / 3.0 +
+      z * (1.0 / 5.0 +
+           z * (1.0 / 7.0 +
+                z * (1.0 / 9.0 +
+                     z * (1.0 / 11.0 +
+                          z * (1.0 / 13.0 +
+                               z * (1.0 / 15.0 +
+                                    z * (1.0 / 17.0 + z * (1.0 / 19.0 + z * (1.0 / 21.0 + z * (1.0 / 23.0))))))))));
+  const double log_m = 2.0 * s + 2.0 * s * (z * p);
+  return e * 0x1.62e42fee00000p-1 + (e * 0x1.a39ef35793c76p-33 + log_m);
+}
+
+// pow(x, y) for normal x > 0 and |y log x| < 700: exp(y log x), relative error a few 2^-53 times
+// max(1, |y log x|).
+VQTWIN_ALWAYS_INLINE double pow(double x, double y) { return exp(y * log(x)); }
+
+// atan(w) for |w| <= tan(pi/8) + a little.
+VQTWIN_ALWAYS_INLINE double atan_small(double w) {
+  w = w / (1.0 + __builtin_sqrt(1.0 + w * w));
+  w = w / (1.0 + __builtin_sqrt(1.0 + w * w));  // |w| < 0.1
+  const double z = w * w;
+  const double p =
+      -1.0 / 3.0 +
+      z * (1.0 / 5.0 +
+           z * (-1.0 / 7.0 +
+                z * (1.0 / 9.0 +
+                     z * (-1.0 / 11.0 + z * (1.0 / 13.0 + z * (-1.0 / 15.0 + z * (1.0 / 17.0 + z * (-1.0 / 19.0))))))));
+  return 4.0 * (w + w * (z * p));
+}
+
+// atan2(y, x) for finite, non-zero x and y.
+VQTWIN_ALWAYS_INLINE double atan2(double y, double x) {
+  const double ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
+  const bool swap = ay > ax;
+  const double u = swap ? ax / ay : ay / ax;  // in (0, 1]
+  const bool big = u > 0.41421356237309503;
+  const double w = big ? (u - 1.0) / (u + 1.0) : u;
+  const double base = big ? 0x1.921fb54442d18p-1 : 0.0;  // pi/4
+  double a = base + atan_small(w);
+  a = swap ? 0x1.921fb54442d18p+0 - a : a;  // pi/2 - a
+  a = x < 0 ? 0x1.921fb54442d18p+1 - a : a;  // pi - a
+  return y < 0 ? -a : a;
+}
+
+// pow(x, 7) for finite x.
+VQTWIN_ALWAYS_INLINE double pow7(double x) {
+  const double x2 = x * x, x4 = x2 * x2;
+  return (x4 * x2) * x;
+}
+
+// Whether every double within m of v rounds to the float v rounds to (m >= 0; m == 0: v is exact).
+VQTWIN_ALWAYS_INLINE bool rounds_alike(double v, double m) {
+  // (No short-circuit: the loops calling this stay free of branches, so they vectorise.)
+  return (m == 0) | (std::bit_cast<std::uint32_t>(float(v - m)) == std::bit_cast<std::uint32_t>(float(v + m)));
+}
+
+// The margin: 2^-36 of the scale of the expression (a bound of its terms' magnitudes).
+VQTWIN_ALWAYS_INLINE double margin(double scale) { return scale * 0x1p-36; }
+
+}  // namespace vqtwin::ciede::approx
