@@ -5,7 +5,7 @@
 # prints), a C program built against the package. Then, if pip is here, the Python wheel.
 # Usage: tools/package_check.sh BUILD_DIR [WORK_DIR]
 set -euo pipefail
-build=$(realpath "${1:?build folder}"); work=${2:-$(mktemp -d)}
+build=$(realpath "${1:?build folder}"); work=$(realpath -m "${2:-$(mktemp -d)}")
 src=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$work"; mkdir -p "$work"
 (cd "$build" && cpack -G DEB -B "$work/cpack" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; exit 1; }
