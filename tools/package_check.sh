@@ -53,13 +53,17 @@ cc -std=c99 -o "$work/app" "$work/app.c" $(pkg-config --cflags --libs vqtwin)
 capi=$(LD_LIBRARY_PATH=$root/usr/lib "$work/app" "$ref" "$dist")
 echo "C program through pkg-config: $capi"
 [[ $capi == "vmaf: 77.908555" ]] || { echo "FAIL: the C program's VMAF"; exit 1; }
-if python3 -m pip --version >/dev/null 2>&1; then
+# The wheel, with the Python the build found (its module is built for that one).
+py=$(sed -n 's/^_\{0,1\}Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt" | head -1)
+if [[ -z $py ]] || ! "$py" -c "import pip, wheel" 2>/dev/null; then
+  echo "wheel: skipped (no Python module in this build, or no pip and wheel for ${py:-python3})"
+else
   mkdir -p "$work/src"
   (cd "$src" && tar --exclude='./build*' --exclude=./.git -cf - .) | tar -C "$work/src" -xf -
-  VQTWIN_BUILD_DIR=$build python3 -m pip wheel -q --no-deps --no-build-isolation --no-index -w "$work/wheel" "$work/src" \
+  VQTWIN_BUILD_DIR=$build "$py" -m pip wheel -q --no-deps --no-build-isolation --no-index -w "$work/wheel" "$work/src" \
     >"$work/pip.log" 2>&1 || { cat "$work/pip.log"; exit 1; }
   wheel=$(ls "$work"/wheel/vqtwin-*.whl)
-  python3 - "$wheel" <<'PY'
+  "$py" - "$wheel" <<'PY'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 assert "vqtwin/__init__.py" in names and any(n.startswith("vqtwin/_vqtwin") and n.endswith(".so") for n in names), names
