@@ -5,6 +5,7 @@
 // of the CPU that made its golden (tests/support/golden_rcpss.tsv; spec DECISIONS.md §15).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -42,6 +43,14 @@ TEST_P(Golden, BitExact) {
   } catch (const Error& e) {
     FAIL() << g.pair << " " << g.run << ": " << e.what();
   }
+  // The planted bug VQTWIN_PLANT=golden_value moves our first per-frame value one unit in the last place:
+  // every golden test must then fail (ctest golden_plant_value), as any real difference would.
+  if (const char* plant = std::getenv("VQTWIN_PLANT"); plant && std::string(plant) == "golden_value")
+    for (auto& [name, value] : ours["frames"][0]["metrics"].items())
+      if (value.is_number()) {
+        value = std::nextafter(value.get<double>(), 1e300);
+        break;
+      }
   const auto golden = load_json(g.golden);
   std::vector<std::pair<std::string, std::string>> rename;
   if (g.run == "ssim") rename.emplace_back("integer_ssim", "ssim");  // the fork's name (spec: DECISIONS.md §1)
