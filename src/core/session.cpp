@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "backends/device.hpp"
@@ -222,6 +223,30 @@ struct Session::Impl {
     const bool have_device = device_asked && cuda_device_usable(cfg_.gpu, &why);
     if (device_asked && !have_device && (cfg_.backend == Backend::kCuda || any_named_twin()))
       throw Error("CUDA device " + std::to_string(cfg_.gpu) + " cannot be used: " + why);
+    // --backend auto: the CPU, silently where there is no CUDA device at all, with a warning where
+    // there is one that cannot be used (a wrong --gpu, a device out of memory or in a bad state).
+    const bool auto_fallback = cfg_.backend == Backend::kAuto && !any_named_twin();
+    if (auto_fallback && device_asked && !have_device && cuda_device_count(nullptr) > 0 && cfg_.warn)
+      cfg_.warn("--backend auto: CUDA device " + std::to_string(cfg_.gpu) + " cannot be used (" + why +
+                "); computing on the CPU");
+    if (!auto_fallback || !have_device) return resolve_with(have_device);
+    try {
+      return resolve_with(true);
+    } catch (const Error& e) {
+      // A device that cannot hold this run (its memory taken by others at the start): under auto,
+      // the CPU. Only the runtime's failures ("CUDA: ..."); a refusal the CPU would make too stands.
+      if (std::string_view(e.what()).rfind("CUDA: ", 0) != 0) throw;
+      for (auto& c : contexts_) {
+        c->extractor.reset();  // the twins before the pipeline they were bound to
+        c->device = nullptr;
+      }
+      pipeline_.reset();
+      if (cfg_.warn) cfg_.warn(std::string("--backend auto: ") + e.what() + "; computing on the CPU");
+      return resolve_with(false);
+    }
+  }
+
+  unsigned resolve_with(bool have_device) {
     bool any_device = false;
     for (auto& c : contexts_) {
       ordered_ = ordered_ || c->request.info->spec->temporal;
