@@ -15,13 +15,16 @@ for p in "$bin_dir/vqtwin" "$bin_dir/tools/vqtwin/vqtwin"; do [ -x "$p" ] && V=$
 [ -n "$V" ] || { echo "long_run.sh: no vqtwin under $bin_dir"; exit 2; }
 cd "$W" || exit 2
 MODEL="--model version=vmaf_v0.6.1 --feature psnr --feature float_ssim"
+# Dry runs elsewhere: SIZE=WxH (default 1920x1080), DEVICE_BACKEND=cpu (no device).
+SIZE=${SIZE:-1920x1080}; sw=${SIZE%x*}; sh=${SIZE#*x}
+DEVICE_BACKEND=${DEVICE_BACKEND:-cuda}
 
 # score BACKEND OUT: one run of the streamed clip; samples to OUT.samples (seconds rss_kib gpu_mib).
 score() {
   local backend=$1 out=$2
   rm -f a.fifo b.fifo; mkfifo a.fifo b.fifo
-  python3 "$here/gen_y4m.py" a.fifo 1920 1080 "$frames" --distinct 48 & local g1=$!
-  python3 "$here/gen_y4m.py" b.fifo 1920 1080 "$frames" --distinct 48 --dist & local g2=$!
+  python3 "$here/gen_y4m.py" a.fifo "$sw" "$sh" "$frames" --distinct 48 & local g1=$!
+  python3 "$here/gen_y4m.py" b.fifo "$sw" "$sh" "$frames" --distinct 48 --dist & local g2=$!
   local t0; t0=$(date +%s)
   VQTWIN_REPORT_PEAK_MEMORY=1 "$V" -q -r a.fifo -d b.fifo $MODEL --backend "$backend" --precision max \
     --json -o "$out.json" 2>"$out.err" & local p=$!
@@ -37,7 +40,7 @@ score() {
   wait "$p"; local rc=$?
   kill "$g1" "$g2" 2>/dev/null; wait 2>/dev/null; rm -f a.fifo b.fifo
   local n; n=$(grep -c '"frameNum"' "$out.json" 2>/dev/null)
-  echo "$backend: exit $rc, ${n:-0} frames in $(($(date +%s) - t0)) s; $(grep -v 'peak memory' "$out.err" | head -3)"
+  echo "$out (--backend $backend): exit $rc, ${n:-0} frames in $(($(date +%s) - t0)) s; $(grep -v 'peak memory' "$out.err" | head -3)"
   awk -v what="$backend" '{n++; t[n] = $1; r[n] = $2; g[n] = $3; if ($2 > pr) pr = $2; if ($3 > pg) pg = $3}
     END {
       if (n == 0) {print "  no samples"; exit}
@@ -53,7 +56,8 @@ score() {
 
 failed=0
 for b in cuda cpu; do
-  score "$b" "$b" >"$b.summary"; rc=$?
+  backend=$b; [ "$b" = cuda ] && backend=$DEVICE_BACKEND
+  score "$backend" "$b" >"$b.summary"; rc=$?
   cat "$b.summary"
   [ $rc = 0 ] || failed=1
   ! grep -q GROWTH "$b.summary" || failed=1
