@@ -3,7 +3,9 @@
 #   memcheck (--leak-check full), racecheck, initcheck, synccheck
 # each over (1) the CUDA unit tests, (2) the twin harness's reduced matrix (--sanitizer: every twin,
 # every depth and chroma format, the smallest and odd sizes, the option sets), split in two shards,
-# (3) a short CLI run per twin on a decoded fixture (2 frames, --backend cuda).
+# (3) a short CLI run per twin on a decoded fixture (2 frames, --backend cuda). racecheck and synccheck
+# (the slowest; they look at shared memory and barriers, which options do not change) get the
+# harness's sizes part only; memcheck and initcheck get its option sets too.
 # The four tools run side by side (one process each at a time, 16 cores); every step has a time
 # limit so the whole run ends in under 8 minutes. Prints one summary line per tool and exits 1 if any
 # tool found an error, a program failed, or a step ran out of time. Logs: $OUT/sanitize/.
@@ -26,9 +28,10 @@ CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2
 ref=$(ls "$fx"/*_ref.y4m 2>/dev/null | grep -v hd_ | head -1)
 [ -n "$ref" ] || { echo "sanitize.sh: no NAME_ref.y4m in $fx"; exit 2; }
 dist=${ref%_ref.y4m}_dist.y4m
-# Step limits (seconds), each tool's steps one after the other: 120 (unit tests) + 150 (the two
-# harness shards side by side) + 11 x 15 (CLI runs; a few seconds each in practice) = 435 s at worst.
-LIMIT_TESTS=${LIMIT_TESTS:-120} LIMIT_HARNESS=${LIMIT_HARNESS:-150} LIMIT_CLI=${LIMIT_CLI:-15}
+# Step limits (seconds), each tool's steps one after the other: 180 (unit tests) + 150 (the four
+# harness shards side by side) + 11 x 10 (CLI runs; a few seconds each in practice) = 440 s at worst.
+LIMIT_TESTS=${LIMIT_TESTS:-180} LIMIT_HARNESS=${LIMIT_HARNESS:-150} LIMIT_CLI=${LIMIT_CLI:-10}
+SHARDS=${SHARDS:-4}
 
 # One feature per twin (the twin's own feature name, as --list shows it without _cuda).
 twins=$("$V" --list 2>/dev/null | grep -o '[a-z_0-9]*_cuda' | sort -u | sed 's/_cuda$//')
@@ -59,9 +62,13 @@ one_tool() {
   local filter='*'
   [ "$tool" = memcheck ] || filter='-*EveryFailurePoint*'
   run "$tool" cuda_tests "$LIMIT_TESTS" "$T" --gtest_filter="$filter"
-  # The harness matrix in two shards side by side.
-  run "$tool" harness0 "$LIMIT_HARNESS" "$H" --sanitizer --shard 0/2 &
-  run "$tool" harness1 "$LIMIT_HARNESS" "$H" --sanitizer --shard 1/2 &
+  # The harness matrix in SHARDS shards side by side.
+  local phases=sanitizer-sizes,sanitizer-sets
+  case $tool in racecheck | synccheck) phases=sanitizer-sizes ;; esac
+  local k
+  for ((k = 0; k < SHARDS; k++)); do
+    run "$tool" "harness$k" "$LIMIT_HARNESS" "$H" --quick --phases "$phases" --shard "$k/$SHARDS" &
+  done
   wait
   for f in $twins; do
     run "$tool" "cli_$f" "$LIMIT_CLI" "$V" -q -r "$ref" -d "$dist" --backend cuda --feature "$f" -n --frame_cnt 2 \
@@ -77,7 +84,10 @@ for tool in memcheck racecheck initcheck synccheck; do
   # rc 124/137: the step ran out of time; any other non-zero rc: the program failed (or found errors).
   read -r programs errors hazards bad timeouts < <(awk '{n++; e += $3; h += $4; if ($2 != 0) b++; if ($2 == 124 || $2 == 137) t++}
     END {print n + 0, e + 0, h + 0, b + 0, t + 0}' "$log/$tool.tally")
-  cases=$(grep -ho 'sanitizer matrix: [0-9]* cases' "$log/$tool".harness*.log | awk '{s += $3} END {print s + 0}')
+  # Each twin's last phase line holds its tally in that shard.
+  cases=$(for f in "$log/$tool".harness*.log; do awk '/sanitizer matrix/ {match($0, /: [0-9]+ cases/); c[$1] = substr($0, RSTART + 2, RLENGTH - 8)}
+            END {for (t in c) s += c[t]; print s + 0}' "$f"; done |
+          awk '{s += $1} END {print s + 0}')
   status=ok
   [ "$errors" = 0 ] && [ "$bad" = 0 ] || status=FAIL
   [ "$status" = FAIL ] && failed=1
