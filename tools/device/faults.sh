@@ -16,7 +16,7 @@ find_bin() {
   echo "faults.sh: $1 not found under $bin_dir" >&2; exit 2
 }
 V=$(find_bin vqtwin); T=$(find_bin cuda_tests); HOG=$(find_bin cuda_hog)
-gen() { python3 "$here/gen_y4m.py" "$@"; }
+gen() { "${PYTHON:-python3}" "$here/gen_y4m.py" "$@"; }
 cd "$W" || exit 2
 rm -f ./*.json ./*.err ./*.fifo
 

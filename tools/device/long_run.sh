@@ -23,8 +23,8 @@ DEVICE_BACKEND=${DEVICE_BACKEND:-cuda}
 score() {
   local backend=$1 out=$2
   rm -f a.fifo b.fifo; mkfifo a.fifo b.fifo
-  python3 "$here/gen_y4m.py" a.fifo "$sw" "$sh" "$frames" --distinct 48 & local g1=$!
-  python3 "$here/gen_y4m.py" b.fifo "$sw" "$sh" "$frames" --distinct 48 --dist & local g2=$!
+  "${PYTHON:-python3}" "$here/gen_y4m.py" a.fifo "$sw" "$sh" "$frames" --distinct 48 & local g1=$!
+  "${PYTHON:-python3}" "$here/gen_y4m.py" b.fifo "$sw" "$sh" "$frames" --distinct 48 --dist & local g2=$!
   local t0; t0=$(date +%s)
   VQTWIN_REPORT_PEAK_MEMORY=1 "$V" -q -r a.fifo -d b.fifo $MODEL --backend "$backend" --precision max \
     --json -o "$out.json" 2>"$out.err" & local p=$!
