@@ -4,10 +4,8 @@
 // At 10/12 bits a sample of 2^bpc or more (libvmaf accepts them) voids the exact-integer argument, as
 // on the CPU: the OR of every luma sample is read back with the SSE, and a frame that has such a
 // sample is computed again in libvmaf's order (rare: only out-of-range input).
-#include <vector>
-
 #include "backends/cuda/sse.hpp"
-#include "backends/cuda/twin.hpp"
+#include "backends/cuda/staged_twin.hpp"
 #include "core/implementation.hpp"
 #include "features/float_psnr/front.hpp"
 #include "features/float_psnr/schema.hpp"
@@ -47,75 +45,61 @@ __global__ void or_samples_kernel(cuda::DevicePlane ref, cuda::DevicePlane dist,
   if ((threadIdx.x & 31) == 0 && any) atomicOr(seen, any);
 }
 
-class FloatPsnrCuda final : public cuda::CudaTwin {
- private:
-  struct SlotState {
-    cuda::DeviceArray<unsigned long long> sse{1};
-    cuda::DeviceArray<double> noise{1};
-    cuda::PinnedArray<unsigned long long> host_sse{1};
-    cuda::PinnedArray<double> host_noise{1};
-    cuda::DeviceArray<unsigned> seen{1};
-    cuda::PinnedArray<unsigned> host_seen{1};
-  };
+// A frame's staged values: the SSE and sample OR (8/10/12 bits), or libvmaf's-order noise.
+struct Results {
+  unsigned long long sse;
+  double noise;
+  unsigned seen;
+};
 
-  void init_device(const PictureFormat& f, unsigned slots) override {
+class FloatPsnrCuda final : public cuda::StagedTwin<Results> {
+ private:
+  void declare(const PictureFormat& f, seam::TwinPlan<Results>& plan) override {
     front_.init(f);
     bytes_ = f.bytes_per_sample();
     bitdepth_ = f.bitdepth;
-    state_.clear();
-    for (unsigned i = 0; i < slots; ++i) state_.push_back(std::make_unique<SlotState>());
+    plan.results(1, /*zeroed=*/true);
   }
 
-  void enqueue(cuda::CudaSlot& slot, unsigned) override {
-    SlotState& s = *state_[slot.index()];
-    const cuda::DevicePlane& r = slot.device_ref().plane[0];
-    const cuda::DevicePlane& d = slot.device_dist().plane[0];
-    if (front_.exact_integer()) {
-      cuda::check(cudaMemsetAsync(s.sse.get(), 0, s.sse.bytes(), slot.stream()), "cudaMemsetAsync");
-      cuda::enqueue_plane_sse(r, d, bytes_, s.sse.get(), slot.stream());
-      cuda::check(cudaMemcpyAsync(s.host_sse.get(), s.sse.get(), s.sse.bytes(), cudaMemcpyDeviceToHost, slot.stream()),
-                  "cudaMemcpyAsync");
-      if (bitdepth_ > 8) {
-        constexpr unsigned kThreads = 256;
-        cuda::check(cudaMemsetAsync(s.seen.get(), 0, s.seen.bytes(), slot.stream()), "cudaMemsetAsync");
-        or_samples_kernel<<<cuda::blocks_for((long long)r.width * r.height, kThreads, 1, 1024), kThreads, 0,
-                            slot.stream()>>>(r, d, s.seen.get());
-        cuda::check(cudaGetLastError(), "float_psnr sample OR kernel launch");
-        cuda::check(cudaMemcpyAsync(s.host_seen.get(), s.seen.get(), s.seen.bytes(), cudaMemcpyDeviceToHost,
-                                    slot.stream()),
-                    "cudaMemcpyAsync");
-      }
-    } else {
-      enqueue_sequential(slot, s);
+  void record(const cuda::Frame<Results>& frame) override {
+    if (!front_.exact_integer()) return enqueue_sequential(frame);
+    const cuda::DevicePlane& r = frame.ref().plane[0];
+    const cuda::DevicePlane& d = frame.dist().plane[0];
+    Results* s = frame.results();
+    cuda::enqueue_plane_sse(r, d, bytes_, &s->sse, frame.stream());
+    if (bitdepth_ > 8) {
+      constexpr unsigned kThreads = 256;
+      or_samples_kernel<<<cuda::blocks_for((long long)r.width * r.height, kThreads, 1, 1024), kThreads, 0,
+                          frame.stream()>>>(r, d, &s->seen);
+      cuda::check(cudaGetLastError(), "float_psnr sample OR kernel launch");
     }
   }
 
-  void enqueue_sequential(cuda::CudaSlot& slot, SlotState& s) const {
-    noise_sequential_kernel<<<1, 1, 0, slot.stream()>>>(slot.device_ref().plane[0], slot.device_dist().plane[0],
-                                                        front_.scale(), cuda::plant("float_psnr_cuda_fp32_sum"),
-                                                        s.noise.get());
+  void enqueue_sequential(const cuda::Frame<Results>& frame) const {
+    noise_sequential_kernel<<<1, 1, 0, frame.stream()>>>(frame.ref().plane[0], frame.dist().plane[0], front_.scale(),
+                                                         cuda::plant("float_psnr_cuda_fp32_sum"),
+                                                         &frame.results()->noise);
     cuda::check(cudaGetLastError(), "float_psnr sequential kernel launch");
-    cuda::check(
-        cudaMemcpyAsync(s.host_noise.get(), s.noise.get(), s.noise.bytes(), cudaMemcpyDeviceToHost, slot.stream()),
-        "cudaMemcpyAsync");
   }
 
   void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
-    SlotState& s = *state_[slot.index()];
-    if (!front_.exact_integer()) return front_.emit_noise(s.host_noise[0], index, out);
-    if (bitdepth_ > 8 && (s.host_seen[0] >> bitdepth_) != 0) {
+    const Results& s = staged(slot).view()[0];
+    if (front_.exact_integer() && bitdepth_ > 8 && (s.seen >> bitdepth_) != 0) {
       // An out-of-range sample: libvmaf's order, as the CPU reference takes it (the frame's pictures
       // are still on the device: the slot is not reused before read_back returns).
-      enqueue_sequential(slot, s);
-      cuda::check(cudaStreamSynchronize(slot.stream()), "float_psnr (cudaStreamSynchronize)");
-      return front_.emit_noise(s.host_noise[0], index, out);
+      const Results& again = restage(slot, index, [&](const cuda::Frame<Results>& f) { enqueue_sequential(f); }).view()[0];
+      return front_.emit_noise(again.noise, index, out);
     }
-    front_.emit_sse(s.host_sse[0], index, out);
+    StagedTwin::read_back(slot, index, out);
+  }
+
+  void reduce(std::span<const Results> s, unsigned index, FeatureSink& out) override {
+    if (!front_.exact_integer()) return front_.emit_noise(s[0].noise, index, out);
+    front_.emit_sse(s[0].sse, index, out);
   }
 
   Front front_;
   int bytes_ = 1, bitdepth_ = 8;
-  std::vector<std::unique_ptr<SlotState>> state_;
 };
 
 }  // namespace

@@ -1,11 +1,11 @@
 // motion_cuda: integer motion's front (schedule, scores, motion2/motion3) on the device's exact SAD.
 // The previous luma planes stay on the device in a ring indexed by frame; frame n's work waits for
-// frame n-1's (an event), so the ring and the V scratch plane are never read and written at once.
-#include <memory>
-#include <vector>
+// frame n-1's (a temporal twin: the backend's event chain), so the ring and the V scratch plane are
+// never read and written at once.
+#include <cstdint>
 
 #include "backends/cuda/reduce.cuh"
-#include "backends/cuda/twin.hpp"
+#include "backends/cuda/staged_twin.hpp"
 #include "core/implementation.hpp"
 #include "features/integer_motion/cells.hpp"
 #include "features/integer_motion/front.hpp"
@@ -37,85 +37,72 @@ __global__ void rows_kernel(const std::int32_t* v, int w, int h, unsigned long l
   }
 }
 
-class MotionCuda final : public cuda::CudaTwin {
+class MotionCuda final : public cuda::StagedTwin<unsigned long long> {
  public:
   explicit MotionCuda(const OptionValues& o) : front_(o) {}
   void flush(FeatureSink& out) override { front_.flush(out); }
 
  private:
-  struct SlotState {
-    cuda::DeviceArray<unsigned long long> sad{1};
-    cuda::PinnedArray<unsigned long long> host{1};
-  };
-
-  void init_device(const PictureFormat& f, unsigned slots) override {
+  void declare(const PictureFormat& f, seam::TwinPlan<unsigned long long>& plan) override {
     front_.init(f);
-    state_.clear();
     if (!front_.reads_pixels()) return;  // motion_force_zero: every score is 0, nothing to compute
+    plan.results(1, /*zeroed=*/true);     // the frame's SAD
+    plan.temporal();                      // the ring and V are read and written by consecutive frames
     plane_bytes_ = std::size_t(f.width) * std::size_t(f.height) * std::size_t(f.bytes_per_sample());
     // lag + 1 frames are needed; one more lets the planted bug read a frame too far back.
     ring_size_ = front_.lag() + 2;
-    ring_ = cuda::DeviceArray<unsigned char>(ring_size_ * plane_bytes_);
-    v_ = cuda::DeviceArray<std::int32_t>(std::size_t(f.width) * std::size_t(f.height));
-    done_ = std::make_unique<cuda::Event>();
-    for (unsigned i = 0; i < slots; ++i) state_.push_back(std::make_unique<SlotState>());
+    ring_ = plan.persistent<unsigned char>(ring_size_ * plane_bytes_);
+    v_ = plan.persistent<std::int32_t>(std::size_t(f.width) * std::size_t(f.height));
   }
 
-  unsigned char* ring_entry(unsigned frame) const { return ring_.get() + (frame % ring_size_) * plane_bytes_; }
+  unsigned char* ring_entry(const cuda::Frame<unsigned long long>& frame, unsigned i) const {
+    return frame[ring_] + (i % ring_size_) * plane_bytes_;
+  }
 
   template <class T>
-  void enqueue_sad(const unsigned char* prev, const cuda::DevicePlane& cur, unsigned long long* sad,
+  void enqueue_sad(const unsigned char* prev, const cuda::DevicePlane& cur, std::int32_t* v, unsigned long long* sad,
                    cudaStream_t stream) {
     const int w = front_.width(), h = front_.height();
     const dim3 grid(cuda::blocks_for(w, kThreads), unsigned(h < 65535 ? h : 65535));
     vertical_kernel<T><<<grid, kThreads, 0, stream>>>(reinterpret_cast<const T*>(prev), w,
                                                       static_cast<const T*>(cur.data), cur.stride, w, h,
-                                                      front_.bitdepth(), v_.get());
+                                                      front_.bitdepth(), v);
     cuda::check(cudaGetLastError(), "motion vertical kernel launch");
-    rows_kernel<<<cuda::blocks_for(h, 1, 1, 65535), kThreads, 0, stream>>>(v_.get(), w, h, sad);
+    rows_kernel<<<cuda::blocks_for(h, 1, 1, 65535), kThreads, 0, stream>>>(v, w, h, sad);
     cuda::check(cudaGetLastError(), "motion rows kernel launch");
   }
 
-  void enqueue(cuda::CudaSlot& slot, unsigned index) override {
+  void record(const cuda::Frame<unsigned long long>& frame) override {
     if (!front_.reads_pixels()) return;
-    SlotState& s = *state_[slot.index()];
-    const cudaStream_t stream = slot.stream();
-    // Frame index - 1's copy and SAD first (and through it every earlier frame's).
-    if (chained_) cuda::check(cudaStreamWaitEvent(stream, done_->get(), 0), "cudaStreamWaitEvent");
-    const cuda::DevicePlane& cur = slot.device_ref().plane[0];
+    const unsigned index = frame.index();
+    const cudaStream_t stream = frame.stream();
+    const cuda::DevicePlane& cur = frame.ref().plane[0];
     const int bytes = front_.bytes_per_sample();
     if (front_.needs_sad(index)) {
       unsigned back = front_.lag();
       if (cuda::plant("motion_cuda_window") && index > back) ++back;  // the harness must catch this
-      cuda::check(cudaMemsetAsync(s.sad.get(), 0, sizeof(unsigned long long), stream), "cudaMemsetAsync");
-      if (bytes == 1) enqueue_sad<unsigned char>(ring_entry(index - back), cur, s.sad.get(), stream);
-      else enqueue_sad<unsigned short>(ring_entry(index - back), cur, s.sad.get(), stream);
-      cuda::check(cudaMemcpyAsync(s.host.get(), s.sad.get(), sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                                  stream),
-                  "cudaMemcpyAsync");
+      const unsigned char* prev = ring_entry(frame, index - back);
+      if (bytes == 1) enqueue_sad<unsigned char>(prev, cur, frame[v_], frame.results(), stream);
+      else enqueue_sad<unsigned short>(prev, cur, frame[v_], frame.results(), stream);
+    } else {
+      frame.skip_results();
     }
     // Keep this frame's luma (packed, row stride w) for the frames that compare with it.
     const std::size_t row_bytes = std::size_t(front_.width()) * bytes;
-    cuda::check(cudaMemcpy2DAsync(ring_entry(index), row_bytes, cur.data, std::size_t(cur.stride) * bytes, row_bytes,
-                                  std::size_t(front_.height()), cudaMemcpyDeviceToDevice, stream),
+    cuda::check(cudaMemcpy2DAsync(ring_entry(frame, index), row_bytes, cur.data, std::size_t(cur.stride) * bytes,
+                                  row_bytes, std::size_t(front_.height()), cudaMemcpyDeviceToDevice, stream),
                 "cudaMemcpy2DAsync");
-    cuda::check(cudaEventRecord(done_->get(), stream), "cudaEventRecord");
-    chained_ = true;
   }
 
-  void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
-    const std::uint64_t sad = front_.needs_sad(index) ? state_[slot.index()]->host[0] : 0;
-    front_.emit(index, sad, out);
+  void reduce(std::span<const unsigned long long> sad, unsigned index, FeatureSink& out) override {
+    front_.emit(index, sad.empty() ? 0 : std::uint64_t(sad[0]), out);
   }
 
   Front front_;
   std::size_t plane_bytes_ = 0;
   unsigned ring_size_ = 0;
-  cuda::DeviceArray<unsigned char> ring_;  // luma of frame i at entry i % ring_size_
-  cuda::DeviceArray<std::int32_t> v_;      // the vertical pass of the frame being computed
-  std::unique_ptr<cuda::Event> done_;      // recorded after the latest frame's work
-  bool chained_ = false;
-  std::vector<std::unique_ptr<SlotState>> state_;
+  seam::Buffer<unsigned char> ring_;  // luma of frame i at entry i % ring_size_
+  seam::Buffer<std::int32_t> v_;      // the vertical pass of the frame being computed
 };
 
 }  // namespace

@@ -6,10 +6,9 @@
 // window_term; no contraction, -fmad=false). The terms' raster-order double sum is reproduced exactly
 // (core/ordered_sum.hpp). Identical frames therefore give exactly 1, as on the CPU.
 #include <cstdint>
-#include <vector>
 
 #include "backends/cuda/ordered_sum.hpp"
-#include "backends/cuda/twin.hpp"
+#include "backends/cuda/staged_twin.hpp"
 #include "core/implementation.hpp"
 #include "features/integer_ssim/front.hpp"
 #include "features/integer_ssim/math.hpp"
@@ -52,56 +51,48 @@ __global__ void __launch_bounds__(kTileW * kThreadRows)
   }
 }
 
-class IntegerSsimCuda final : public cuda::CudaTwin {
+class IntegerSsimCuda final : public cuda::StagedTwin<double> {
  public:
   explicit IntegerSsimCuda(const OptionValues& o) : front_(o) {}
   unsigned planes_read() const override { return 1; }  // luma
 
  private:
-  struct SlotState {
-    explicit SlotState(std::size_t n) : terms(n), sums(n, 1) {}
-    cuda::DeviceArray<double> terms;
-    cuda::OrderedSums sums;
-    cuda::DeviceArray<double> total{1};
-    cuda::PinnedArray<double> host{1};
-  };
-
-  void init_device(const PictureFormat& f, unsigned slots) override {
+  void declare(const PictureFormat& f, seam::TwinPlan<double>& plan) override {
     front_.init(f);
     bitdepth_ = f.bitdepth;
     const std::size_t n = std::size_t(f.width) * std::size_t(f.height);
-    state_.clear();
-    for (unsigned i = 0; i < slots; ++i) state_.push_back(std::make_unique<SlotState>(n));
+    plan.results(1);  // the terms' ordered sum
+    terms_ = plan.scratch<double>(n);
+    sums_ = plan.per_slot<cuda::OrderedSums>(n, 1);
   }
 
-  void enqueue(cuda::CudaSlot& slot, unsigned) override {
-    SlotState& s = *state_[slot.index()];
-    const cuda::DevicePlane& r = slot.device_ref().plane[0];
-    const cuda::DevicePlane& d = slot.device_dist().plane[0];
-    const cudaStream_t st = slot.stream();
+  void record(const cuda::Frame<double>& frame) override {
+    const cuda::DevicePlane& r = frame.ref().plane[0];
+    const cuda::DevicePlane& d = frame.dist().plane[0];
+    const cudaStream_t st = frame.stream();
     const double ratio = cuda::plant("integer_ssim_cuda_ratio") ? 0.9999999 : 1.0;
     const dim3 grid(unsigned((r.width + kTileW - 1) / kTileW), unsigned((r.height + kTileH - 1) / kTileH));
     const dim3 block(kTileW, kThreadRows);
+    double* terms = frame[terms_];
     // Above 8 bits, 64-bit sums: 10- and 12-bit pictures may hold any 16-bit word (core/sample_range.hpp).
     if (bitdepth_ > 8)
       term_tile_kernel<unsigned short, std::uint64_t, std::uint64_t>
-          <<<grid, block, 0, st>>>(r, d, front_.peak_sq(), ratio, s.terms.get());
+          <<<grid, block, 0, st>>>(r, d, front_.peak_sq(), ratio, terms);
     else
       term_tile_kernel<unsigned char, std::uint32_t, std::uint32_t>
-          <<<grid, block, 0, st>>>(r, d, front_.peak_sq(), ratio, s.terms.get());
+          <<<grid, block, 0, st>>>(r, d, front_.peak_sq(), ratio, terms);
     cuda::check(cudaGetLastError(), "integer_ssim term kernel launch");
-    s.sums.enqueue(s.terms.get(), s.total.get(), st);
-    cuda::check(cudaMemcpyAsync(s.host.get(), s.total.get(), sizeof(double), cudaMemcpyDeviceToHost, st),
-                "cudaMemcpyAsync");
+    frame[sums_].enqueue(terms, frame.results(), st);
   }
 
-  void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
-    front_.emit(state_[slot.index()]->host[0], index, out);
+  void reduce(std::span<const double> total, unsigned index, FeatureSink& out) override {
+    front_.emit(total[0], index, out);
   }
 
   Front front_;
   int bitdepth_ = 8;
-  std::vector<std::unique_ptr<SlotState>> state_;
+  seam::Buffer<double> terms_;
+  seam::Object<cuda::OrderedSums> sums_;
 };
 
 }  // namespace
