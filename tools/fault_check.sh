@@ -111,6 +111,10 @@ for sig in INT TERM; do
     "$BG $V -q -r /dev/zero -d /dev/zero -w 32 -h 32 -p 420 -b 8 $F --json -o sig.json --threads 2 & p=\$!; sleep 0.5; kill -$sig \$p; wait \$p" \
     '[ "$(frames_in sig.json)" -gt 0 ]'
 done
+# Many frames in flight (VMAF, four workers): the count the message names is the count written.
+check "9 SIGINT mid-run: frames named = frames written" 130 "interrupted by SIGINT: writing the" \
+  "$BG $V -q -r /dev/zero -d /dev/zero -w 176 -h 144 -p 420 -b 8 --json -o mid.json --threads 4 & p=\$!; sleep 1; kill -INT \$p; wait \$p" \
+  'n=$(grep -o "writing the [0-9]* frames" said.txt | grep -o "[0-9]*"); [ -n "$n" ] && [ "$(frames_in mid.json)" = "$n" ]'
 check "9 SIGTERM while a pipe stalls" 143 "interrupted by SIGTERM: writing the 2 frames" \
   "mkfifo st.fifo; timeout 20 sh -c 'exec 3>st.fifo; head -c $((37 + 2 * (6 + 4608) + 100)) r.y4m >&3; sleep 5' & $BG $V -q -r st.fifo -d r.y4m $F --json -o st.json & p=\$!; sleep 0.7; kill -TERM \$p; wait \$p" \
   '[ "$(frames_in st.json)" = 2 ]'

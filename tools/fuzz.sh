@@ -6,12 +6,22 @@
 #   tools/fuzz.sh 3600            # an hour per target
 #   JOBS=2 tools/fuzz.sh 600      # two fuzzing processes per target
 #   TARGETS="fuzz_model" tools/fuzz.sh 300
-# Environment: BUILD (default build-fuzz), CC/CXX (default clang/clang++), JOBS (default 1), FUZZ_CONFIGURE.
+# Long campaigns: RUNS=N runs each target for N executions in all (split over JOBS parallel jobs, each
+# with -runs=N/JOBS; SECONDS still caps each target's time), then merges the corpus (libFuzzer
+# -merge=1: the smallest set of inputs with the same coverage replaces BUILD/fuzz-corpus/TARGET):
+#   RUNS=2000000 JOBS=4 tools/fuzz.sh 3600
+#   MERGE_ONLY=1 tools/fuzz.sh    # only merge the corpus (BUILD/fuzz-corpus, the seeds, tests/fuzz/corpus)
+#   UPDATE_CORPUS=1 ...           # also copy each merged corpus into tests/fuzz/corpus/TARGET (committed:
+#                                 # CI's 60 s runs start from the coverage a campaign reached)
+# Environment: BUILD (default build-fuzz), CC/CXX (default clang/clang++), JOBS (default 1), RUNS,
+# MERGE_ONLY, UPDATE_CORPUS, FUZZ_CONFIGURE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}
 BUILD=${BUILD:-build-fuzz}
 JOBS=${JOBS:-1}
+RUNS=${RUNS:-}
+COMMITTED=tests/fuzz/corpus
 TARGETS=${TARGETS:-"fuzz_y4m fuzz_raw_yuv fuzz_options fuzz_model"}
 LAUNCHER=()
 command -v ccache >/dev/null && LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
@@ -34,20 +44,43 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 summary=""
+# merge TARGET: the corpus, the seeds and the committed corpus merged into the smallest set with the
+# same coverage, which replaces the corpus (and, with UPDATE_CORPUS=1, the committed one).
+merge() {
+  local t=$1 corpus="$BUILD/fuzz-corpus/$1" merged="$BUILD/fuzz-corpus/$1.merged"
+  rm -rf "$merged" && mkdir -p "$merged"
+  local dirs=("$corpus" "$BUILD/fuzz-seeds/$t")
+  [ -d "$COMMITTED/$t" ] && dirs+=("$COMMITTED/$t")
+  "$BUILD/tests/fuzz/$t" -merge=1 -max_len="$(max_len "$t")" -timeout=25 -rss_limit_mb=2560 "$merged" "${dirs[@]}" \
+    >"$BUILD/fuzz-$t.merge.log" 2>&1 || { echo "merge of $t failed: $BUILD/fuzz-$t.merge.log"; return 1; }
+  rm -rf "$corpus" && mv "$merged" "$corpus"
+  echo "$t: merged corpus $(ls "$corpus" | wc -l) inputs, $(du -sk "$corpus" | cut -f1) KiB"
+  if [ "${UPDATE_CORPUS:-0}" = 1 ]; then
+    rm -rf "${COMMITTED:?}/$t" && mkdir -p "$COMMITTED/$t" && cp "$corpus"/* "$COMMITTED/$t/"
+  fi
+}
+if [ "${MERGE_ONLY:-0}" = 1 ]; then
+  for t in $TARGETS; do mkdir -p "$BUILD/fuzz-corpus/$t"; merge "$t"; done
+  exit 0
+fi
+
 for t in $TARGETS; do
   corpus="$BUILD/fuzz-corpus/$t"
   mkdir -p "$corpus"
   log="$BUILD/fuzz-$t.log"
-  echo "== $t: ${SECONDS_PER_TARGET}s, $JOBS job(s)"
+  extra=()
+  [ -d "$COMMITTED/$t" ] && extra+=("$COMMITTED/$t")  # read only: new inputs go to the first folder
+  [ -n "$RUNS" ] && extra+=(-runs=$(((RUNS + JOBS - 1) / JOBS)))
+  echo "== $t: ${SECONDS_PER_TARGET}s${RUNS:+, $RUNS executions}, $JOBS job(s)"
   set +e
   if [ "$JOBS" -gt 1 ]; then
-    "$BUILD/tests/fuzz/$t" "$corpus" "$BUILD/fuzz-seeds/$t" -max_total_time="$SECONDS_PER_TARGET" \
+    "$BUILD/tests/fuzz/$t" "$corpus" "$BUILD/fuzz-seeds/$t" "${extra[@]}" -max_total_time="$SECONDS_PER_TARGET" \
       -max_len="$(max_len "$t")" -timeout=25 -rss_limit_mb=2560 -print_final_stats=1 \
       -artifact_prefix="$BUILD/fuzz-artifacts/$t-" -jobs="$JOBS" -workers="$JOBS" >"$log" 2>&1
     rc=$?
     cat fuzz-[0-9]*.log >>"$log" 2>/dev/null && rm -f fuzz-[0-9]*.log
   else
-    "$BUILD/tests/fuzz/$t" "$corpus" "$BUILD/fuzz-seeds/$t" -max_total_time="$SECONDS_PER_TARGET" \
+    "$BUILD/tests/fuzz/$t" "$corpus" "$BUILD/fuzz-seeds/$t" "${extra[@]}" -max_total_time="$SECONDS_PER_TARGET" \
       -max_len="$(max_len "$t")" -timeout=25 -rss_limit_mb=2560 -print_final_stats=1 \
       -artifact_prefix="$BUILD/fuzz-artifacts/$t-" >"$log" 2>&1
     rc=$?
@@ -64,6 +97,7 @@ for t in $TARGETS; do
     echo "FINDING in $t (log: $log):"
     grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -20
   fi
+  if [ -n "$RUNS" ] || [ "${UPDATE_CORPUS:-0}" = 1 ]; then merge "$t" || status=1; fi
 done
 echo "== fuzz summary (${SECONDS_PER_TARGET}s per target)"
 printf '%s' "$summary"

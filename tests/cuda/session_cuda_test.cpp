@@ -4,12 +4,14 @@
 // receipt names the twins (a silent fall back to the CPU would pass the value check but not this one).
 // One worker asked for: a device session still runs at least four, and its slots (one more than the
 // workers) are handed to every frame in turn, so slots are reused across frames and threads.
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backends/device.hpp"
@@ -113,6 +115,38 @@ TEST(SessionCuda, PushedAndFilledFramesEqualTheCpuSession) {
     }
   }
   EXPECT_GT(on_device, 0u);
+}
+
+// A library user with two sessions on one device, one per thread, at the same time: each gives the
+// CPU session's bits, and once both are gone the process holds no device or pinned memory more than
+// before (the pipelines' allocations are per session; nothing is shared but the context).
+TEST(SessionCuda, TwoSessionsFromTwoThreadsOnOneDevice) {
+  std::string why;
+  if (!cuda_device_usable(0, &why)) GTEST_SKIP() << "no CUDA device (" << why << ")";
+  const Clip clip = make_clip();
+  Results cpu;
+  score(clip, Backend::kCpu, cpu);
+  std::size_t free_before = 0, free_after = 0, total = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
+  for (int round = 0; round < 2; ++round) {
+    Results a, b;
+    std::thread ta([&] { score(clip, Backend::kCuda, a); });
+    std::thread tb([&] { score(clip, Backend::kCuda, b); });
+    ta.join();
+    tb.join();
+    for (const Results* r : {&a, &b}) {
+      ASSERT_EQ(r->frame_count(), kFrames);
+      for (const std::string& name : cpu.names())
+        for (unsigned i = 0; i < kFrames; ++i) {
+          const auto x = cpu.value(name, i), y = r->value(name, i);
+          ASSERT_TRUE(x && y) << name << " frame " << i;
+          EXPECT_EQ(std::memcmp(&*x, &*y, sizeof(double)), 0) << name << " frame " << i;
+        }
+    }
+  }
+  ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
+  // The driver's pool granularity (2 MiB pages) allows a little slack; a leaked slot is far more.
+  EXPECT_LE(free_before, free_after + (std::size_t(4) << 20)) << "device memory not given back";
 }
 
 }  // namespace

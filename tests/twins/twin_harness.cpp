@@ -11,7 +11,8 @@
 // check leaves to the CPU (-ENOTSUP: a model falls back there) are counted ("to CPU"), not compared.
 //
 //   twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N] [--first-difference]
-//                [--fixtures-only] [--phases small,options,pairs,large]
+//                [--fixtures-only] [--phases small,options,pairs,large] [--sanitizer]
+//                (--sanitizer: --quick --phases sanitizer-sizes,sanitizer-sets)
 //                [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]   (one case, every value printed)
 // Exit 0 all identical, 1 a difference, 77 no CUDA device (CTest: skipped). $VQTWIN_PLANT=name plants
 // a bug in a twin: the run must then fail (backends/cuda/twin.hpp).
@@ -403,6 +404,30 @@ void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Ar
     std::fflush(stdout);
   };
   auto wanted = [&](const char* p) { return a.phases.find(p) != std::string::npos; };
+  // --sanitizer: a matrix small enough for compute-sanitizer's tools (kernels 10-100x slower) that
+  // still reaches every twin's code paths. sanitizer-sizes: the smallest and odd sizes and one size
+  // every twin computes (177x145: float_ms_ssim's floor, odd), each size in every chroma format and at
+  // every depth once (k walks sizes mod 5 and chroma formats mod 4). sanitizer-sets: the option
+  // sets that change what a twin computes (booleans on, small integer ranges, the combinations) at
+  // 177x145, 8 bits.
+  if (wanted("sanitizer-sizes")) {
+    const std::vector<Geometry> sizes = {{1, 1}, {2, 3}, {33, 35}, {161, 91}, {177, 145}};
+    for (int k = 0; k < 20; ++k)
+      one({sizes[std::size_t(k % 5)].w, sizes[std::size_t(k % 5)].h, depths[k / 5], chromas[k % 4]}, Content::kTexture, {});
+    phase("sanitizer matrix (sizes)");
+  }
+  if (wanted("sanitizer-sets")) {
+    for (const auto& pairs : sets) {
+      if (pairs.size() == 1) {
+        const OptionSpec* o = nullptr;
+        for (const OptionSpec& x : twin.spec->options)
+          if (x.name == pairs[0].first) o = &x;
+        if (!o || o->type == OptionType::kDouble || pairs[0].second == "false") continue;
+      }
+      one({177, 145, 8, ChromaFormat::k420}, Content::kWild, pairs);
+    }
+    phase("sanitizer matrix (options)");
+  }
   // Every depth x chroma x small size x content with default options.
   if (wanted("small")) {
     for (int bd : depths)
@@ -490,6 +515,7 @@ int harness(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string s = argv[i];
     if (s == "--quick") a.quick = true;
+    else if (s == "--sanitizer") a.quick = true, a.phases = "sanitizer-sizes,sanitizer-sets";
     else if (s == "--only" && i + 1 < argc) a.only = argv[++i];
     else if (s == "--fixtures" && i + 1 < argc) a.fixtures = argv[++i];
     else if (s == "--first-difference") a.stop_at_first = true;
@@ -504,6 +530,7 @@ int harness(int argc, char** argv) {
     else {
       std::fprintf(stderr, "usage: twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N]\n"
                            "                    [--first-difference] [--fixtures-only] [--phases small,options,pairs,large]\n"
+                           "                    [--sanitizer]   (the reduced matrix for compute-sanitizer)\n"
                            "                    [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]\n");
       return 2;
     }

@@ -12,6 +12,14 @@ namespace vqtwin::cuda {
 void inject_failure_at(long n);
 bool injected_failure_due();
 
+// Fault drills (tools/device/faults.sh), from the environment, read once:
+//   VQTWIN_FAULT=call@N    the N-th checked call of the process fails (as inject_failure_at(N));
+//   VQTWIN_FAULT=kernel@K  after the K-th frame upload of the process (from 0), a kernel that traps
+//                          runs on that frame's stream: a real device fault, sticky as a broken
+//                          kernel's would be (every later call on the context fails).
+// Called by each upload with its stream.
+void drill_after_upload(cudaStream_t stream);
+
 inline void check(cudaError_t error, const char* what) {
   if (injected_failure_due()) error = cudaErrorMemoryAllocation;
   if (error != cudaSuccess) fail(error, what);

@@ -1,6 +1,8 @@
 // The CUDA runtime as the rest of vqtwin needs it: is a device usable, error lines, the fault
 // injection hook and the allocation count.
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "backends/cuda/check.hpp"
@@ -18,6 +20,29 @@ std::atomic<long> g_countdown{0};
 // Launching it proves that this binary has code the device can run (sm_90 or JIT-able PTX).
 __global__ void probe_kernel(int* out) { *out = 42; }
 
+// VQTWIN_FAULT's drill: the kernel fault.
+__global__ void trap_kernel() { __trap(); }
+
+// VQTWIN_FAULT parsed once: which drill, and at which call or upload (-1: none).
+struct Drill {
+  long call_at = -1, kernel_at = -1;
+};
+const Drill& drill() {
+  static const Drill d = [] {
+    Drill r;
+    const char* v = std::getenv("VQTWIN_FAULT");
+    long n = 0;
+    char extra = 0;
+    if (!v || !*v) return r;
+    if (std::sscanf(v, "call@%ld%c", &n, &extra) == 1 && n > 0) r.call_at = n;
+    else if (std::sscanf(v, "kernel@%ld%c", &n, &extra) == 1 && n >= 0) r.kernel_at = n;
+    else std::fprintf(stderr, "vqtwin: VQTWIN_FAULT=%s ignored (call@N with N >= 1, or kernel@K)\n", v);
+    return r;
+  }();
+  return d;
+}
+std::atomic<long> g_uploads{0};
+
 }  // namespace
 
 void fail(cudaError_t error, const char* what) {
@@ -27,6 +52,11 @@ void fail(cudaError_t error, const char* what) {
 void inject_failure_at(long n) { g_countdown = n; }
 
 bool injected_failure_due() {
+  static const bool armed = [] {
+    if (drill().call_at > 0) g_countdown = drill().call_at;
+    return true;
+  }();
+  (void)armed;
   long c = g_countdown.load(std::memory_order_relaxed);
   while (c > 0) {
     if (g_countdown.compare_exchange_weak(c, c - 1)) return c == 1;
@@ -35,6 +65,11 @@ bool injected_failure_due() {
 }
 
 long live_allocations() { return g_live.load(); }
+
+void drill_after_upload(cudaStream_t stream) {
+  if (drill().kernel_at < 0 || g_uploads.fetch_add(1) != drill().kernel_at) return;
+  trap_kernel<<<1, 1, 0, stream>>>();
+}
 void count_allocation(int delta) { g_live += delta; }
 
 }  // namespace cuda

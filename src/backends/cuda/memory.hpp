@@ -19,13 +19,28 @@ namespace vqtwin::cuda {
 long live_allocations();
 void count_allocation(int delta);
 
+// A call that takes a resource, unless an injected failure is due: then it is not made at all (a
+// failure the runtime reports takes nothing). check(cudaMalloc(...)) would make the call first and
+// leak what it took when the injected failure then threw -- leaks compute-sanitizer's memcheck
+// reports and live_allocations() cannot see.
+template <class Call>
+cudaError_t acquire(Call&& call) {
+  return injected_failure_due() ? cudaErrorMemoryAllocation : call();
+}
+// acquire(), then one Error naming `what` if it failed (one injection point, not check()'s second).
+template <class Call>
+void take(Call&& call, const char* what) {
+  const cudaError_t e = acquire(static_cast<Call&&>(call));
+  if (e != cudaSuccess) fail(e, what);
+}
+
 template <class T>
 class DeviceArray {
  public:
   DeviceArray() = default;
   explicit DeviceArray(std::size_t n) : n_(n) {
     void* p = nullptr;
-    check(cudaMalloc(&p, n * sizeof(T) + (n == 0)), "cudaMalloc");
+    take([&] { return cudaMalloc(&p, n * sizeof(T) + (n == 0)); }, "cudaMalloc");
     p_ = static_cast<T*>(p);
     count_allocation(1);
   }
@@ -62,7 +77,7 @@ class PinnedArray {
   PinnedArray() = default;
   explicit PinnedArray(std::size_t n) : n_(n) {
     void* p = nullptr;
-    check(cudaHostAlloc(&p, n * sizeof(T) + (n == 0), cudaHostAllocPortable), "cudaHostAlloc");
+    take([&] { return cudaHostAlloc(&p, n * sizeof(T) + (n == 0), cudaHostAllocPortable); }, "cudaHostAlloc");
     p_ = static_cast<T*>(p);
     count_allocation(1);
   }
@@ -109,8 +124,7 @@ class RegisteredHostBlock {
     ::madvise(p_, n_, MADV_HUGEPAGE);
 #endif
     std::memset(p_, 0, n_);  // the first touch, in the calling thread
-    const cudaError_t e =
-        injected_failure_due() ? cudaErrorMemoryAllocation : cudaHostRegister(p_, n_, cudaHostRegisterPortable);
+    const cudaError_t e = acquire([&] { return cudaHostRegister(p_, n_, cudaHostRegisterPortable); });
     if (e != cudaSuccess) {
       std::free(p_);
       p_ = nullptr;
@@ -137,7 +151,7 @@ class RegisteredHostBlock {
 class Stream {
  public:
   Stream() {
-    check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate");
+    take([&] { return cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking); }, "cudaStreamCreate");
     count_allocation(1);
   }
   ~Stream() {
@@ -155,7 +169,7 @@ class Stream {
 class Event {
  public:
   explicit Event(bool timing = false) {
-    check(cudaEventCreateWithFlags(&e_, timing ? cudaEventDefault : cudaEventDisableTiming), "cudaEventCreate");
+    take([&] { return cudaEventCreateWithFlags(&e_, timing ? cudaEventDefault : cudaEventDisableTiming); }, "cudaEventCreate");
     count_allocation(1);
   }
   ~Event() {

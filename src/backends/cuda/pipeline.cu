@@ -173,6 +173,7 @@ void CudaSlot::upload() {
   use_device(device_);
   if (times_) check(cudaEventRecord(uploading_->get(), stream_.get()), "cudaEventRecord");
   upload_planes();
+  drill_after_upload(stream_.get());
   if (times_) {
     check(cudaEventRecord(computing_->get(), stream_.get()), "cudaEventRecord");
     timed_ = true;
