@@ -1,7 +1,8 @@
 #pragma once
 // What the engine sees of a device backend: a pipeline of frame slots (several frames in flight)
 // and extractors that enqueue work on a slot and read their results back once it is done. No CUDA
-// type appears here; backends/cuda implements it, backends/none.cpp says no device exists.
+// or Vulkan type appears here; backends/cuda and backends/vulkan implement it, backends/none.cpp and
+// backends/vulkan_none.cpp say no device exists.
 #include <memory>
 #include <string>
 
@@ -62,5 +63,25 @@ bool cuda_device_usable(int device, std::string* why);
 // A pipeline of `slots` frame slots on CUDA device `device` for pictures of `format`. Throws
 // vqtwin::Error (out of memory, no device).
 std::unique_ptr<DevicePipeline> make_cuda_pipeline(const PictureFormat& format, int device, unsigned slots);
+
+// The same for Vulkan (backends/vulkan/; backends/vulkan_none.cpp without it). Devices are the
+// physical devices the Vulkan loader lists, in its order.
+int vulkan_device_count(std::string* why);
+// `gpu_only`: a device of type CPU (lavapipe) counts as unusable (what --backend auto wants).
+bool vulkan_device_usable(int device, std::string* why, bool gpu_only = false);
+std::unique_ptr<DevicePipeline> make_vulkan_pipeline(const PictureFormat& format, int device, unsigned slots);
+// A few lines per Vulkan device: name, type, vendor, driver, API version, the features the twins'
+// checks ask about, whether vqtwin can use it (or the one line saying why there is none).
+std::string vulkan_device_listing();
+
+// The device backend's functions by Backend (kCuda or kVulkan).
+inline bool device_usable(Backend backend, int device, std::string* why) {
+  return backend == Backend::kVulkan ? vulkan_device_usable(device, why) : cuda_device_usable(device, why);
+}
+inline std::unique_ptr<DevicePipeline> make_device_pipeline(Backend backend, const PictureFormat& format, int device,
+                                                            unsigned slots) {
+  return backend == Backend::kVulkan ? make_vulkan_pipeline(format, device, slots)
+                                     : make_cuda_pipeline(format, device, slots);
+}
 
 }  // namespace vqtwin

@@ -217,15 +217,18 @@ struct Session::Impl {
     bool device_asked = cfg_.backend != Backend::kCpu;
     for (auto& c : contexts_) device_asked = device_asked || names_a_twin(c->request);
     out_.show_receipt = device_asked;
+    const Backend device = device_backend();
     std::string why;
     // Probing initialises the device runtime: only when a device was asked for.
-    const bool have_device = device_asked && cuda_device_usable(cfg_.gpu, &why);
-    if (device_asked && !have_device && (cfg_.backend == Backend::kCuda || any_named_twin()))
-      throw Error("CUDA device " + std::to_string(cfg_.gpu) + " cannot be used: " + why);
+    const bool have_device = device_asked && device_usable(device, cfg_.gpu, &why);
+    if (device_asked && !have_device && (cfg_.backend != Backend::kAuto || any_named_twin()))
+      throw Error(std::string(device == Backend::kVulkan ? "Vulkan" : "CUDA") + " device " + std::to_string(cfg_.gpu) +
+                  " cannot be used: " + why);
     bool any_device = false;
     for (auto& c : contexts_) {
       ordered_ = ordered_ || c->request.info->spec->temporal;
-      ResolvedContext r = resolve_context(c->request, cfg_.backend, format_, all_extractors(), have_device, cfg_.warn);
+      ResolvedContext r =
+          resolve_context(c->request, cfg_.backend, format_, all_extractors(), have_device, cfg_.warn, device);
       c->info = r.info;
       c->receipt = std::string(r.info->name) + (r.fell_back ? " (cpu fallback)" : "");
       c->extractor = r.info->create(r.options, RunSettings{cfg_.rcpss});
@@ -239,7 +242,7 @@ struct Session::Impl {
     if (any_device) {
       workers = std::max(workers, kMinDeviceWorkers);
       // One slot per worker and one more, filled while the workers compute.
-      pipeline_ = make_cuda_pipeline(format_, cfg_.gpu, workers + 1);
+      pipeline_ = make_device_pipeline(device, format_, cfg_.gpu, workers + 1);
       // Each frame uploads only the planes some twin reads.
       unsigned planes = 0;
       for (const auto& c : contexts_)
@@ -251,6 +254,29 @@ struct Session::Impl {
       c->extractor->init(format_);
     }
     return workers;
+  }
+
+  // The device backend of the run: the one --backend names; the backend of twins named explicitly
+  // (one per run); under auto CUDA when a CUDA device is usable, else Vulkan when a Vulkan GPU is
+  // (auto never picks a CPU implementation of Vulkan such as lavapipe: --backend vulkan does).
+  Backend device_backend() const {
+    std::optional<Backend> named;
+    for (const auto& c : contexts_) {
+      if (!names_a_twin(c->request)) continue;
+      const Backend b = c->request.info->backend;
+      if (named && *named != b)
+        throw Error("twins of two device backends in one run (" + std::string(to_string(*named)) + " and " +
+                    to_string(b) + ")");
+      named = b;
+    }
+    if (named && cfg_.backend != Backend::kAuto && cfg_.backend != Backend::kCpu && cfg_.backend != *named)
+      throw Error(std::string("--backend ") + to_string(cfg_.backend) + " with a " + to_string(*named) + " twin named");
+    if (named) return *named;
+    if (cfg_.backend == Backend::kCuda || cfg_.backend == Backend::kVulkan) return cfg_.backend;
+    if (cfg_.backend != Backend::kAuto) return Backend::kCuda;
+    if (cuda_device_usable(cfg_.gpu, nullptr)) return Backend::kCuda;
+    if (vulkan_device_usable(cfg_.gpu, nullptr, true)) return Backend::kVulkan;
+    return Backend::kCuda;
   }
 
   bool any_named_twin() const {
