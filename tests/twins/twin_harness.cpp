@@ -472,6 +472,10 @@ int harness(int argc, char** argv) {
     std::printf("twin_harness: skipped: no %s device (%s)\n", backend_name, why.c_str());
     return 77;
   }
+  if (vulkan) {  // which device the values come from (the listing's first line: device 0)
+    const std::string list = vulkan_device_listing();
+    std::printf("twin_harness: %s\n", list.substr(0, list.find('\n')).c_str());
+  }
   bool all_ok = true;
   std::printf("%-22s %8s %8s %8s %10s %10s %12s\n", "twin", "cases", "refused", "to CPU", "values", "identical",
               "max |delta|");

@@ -5,6 +5,7 @@
 // the planes read; twins append their dispatches and result copies (submit); wait() submits the
 // whole frame once and waits on the slot's timeline semaphore. Slots run on different threads, so
 // several frames are in flight; nothing is allocated per frame.
+#include <array>
 #include <map>
 #include <vector>
 
@@ -75,10 +76,14 @@ class VulkanSlot final : public FrameSlot {
   VkSemaphore timeline_ = VK_NULL_HANDLE;
   std::uint64_t value_ = 0;  // the timeline's value when this slot's last frame is done
   bool recording_ = false;
-  std::vector<VkSemaphore> wait_semaphores_;
-  std::vector<std::uint64_t> wait_values_;
+  // The frame's waits (temporal twins: the previous frame's slot), at most one per twin bound. Fixed
+  // arrays and a map keyed by fixed arrays: nothing is allocated per frame once every set is made.
+  static constexpr unsigned kMaxWaits = 16, kMaxBindings = 8;
+  std::array<VkSemaphore, kMaxWaits> wait_semaphores_{};
+  std::array<std::uint64_t, kMaxWaits> wait_values_{};
+  unsigned waits_ = 0;
   std::vector<VkDescriptorPool> pools_;
-  std::map<std::vector<std::uint64_t>, VkDescriptorSet> sets_;
+  std::map<std::array<std::uint64_t, 1 + 3 * kMaxBindings>, VkDescriptorSet> sets_;
 };
 
 // The slot a twin was handed, as the Vulkan slot it is (an error if another backend's).
