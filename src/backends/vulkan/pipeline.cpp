@@ -100,7 +100,9 @@ Range VulkanSlot::plane_range(int which, int p) const {
   return {device_copy_.get(), bind, at - bind + plane_bytes(p), std::uint32_t(at - bind)};
 }
 
-void VulkanSlot::wait_for(VkSemaphore semaphore, std::uint64_t value) {
+void VulkanSlot::wait_for(const VulkanSlot& other, std::uint64_t value) {
+  if (&other == this) return;  // this slot's own earlier frame: done before this one was uploaded
+  const VkSemaphore semaphore = other.timeline_;
   for (unsigned i = 0; i < waits_; ++i)
     if (wait_semaphores_[i] == semaphore) {  // two temporal twins waiting on the same slot: the later value
       wait_values_[i] = std::max(wait_values_[i], value);
@@ -108,6 +110,7 @@ void VulkanSlot::wait_for(VkSemaphore semaphore, std::uint64_t value) {
     }
   if (waits_ == kMaxWaits) throw Error("Vulkan: more than 16 semaphore waits on one frame");
   wait_semaphores_[waits_] = semaphore;
+  wait_slots_[waits_] = &other;
   wait_values_[waits_++] = value;
 }
 
@@ -221,7 +224,19 @@ void VulkanSlot::wait() {
   si.pCommandBuffers = &commands_;
   si.signalSemaphoreCount = 1;
   si.pSignalSemaphores = &timeline_;
-  device_->submit(si);
+  // Submitted once every slot waited for has submitted the value waited for (see wait_for).
+  const bool submitted = device_->submit_when(
+      [&] {
+        for (unsigned i = 0; i < waits_; ++i)
+          if (wait_slots_[i]->submitted_ < wait_values_[i]) return false;
+        return true;
+      },
+      [&] {
+        device_->submit(si);
+        submitted_ = signal;
+      },
+      int(kFrameTimeoutNs / 1000000000ull));
+  if (!submitted) throw Error("Vulkan: a frame waited 300 s for the previous frame's submission");
   value_ = signal;
   waits_ = 0;
   VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
