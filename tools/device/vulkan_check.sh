@@ -5,6 +5,7 @@
 # output, and vmaf_v0.6.1, whose features without a Vulkan twin fall back to the CPU with a warning).
 # One SUMMARY line per step; full logs in $OUT.
 #   bash tools/device/vulkan_check.sh [DEVICE_DIR (default .device)]
+# Environment: HARNESS_ARGS (e.g. --quick), PLANTS, VK_DRIVER_FILES (default NVIDIA's ICD on the device host).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dev=${1:-.device}
@@ -21,12 +22,14 @@ summary() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
 cat "$OUT/devices.txt"
 summary "list-devices rc=$rc loader=$VQTWIN_VULKAN_LOADER icd=$VK_DRIVER_FILES: $(grep -c '^vulkan [0-9]' "$OUT/devices.txt") Vulkan device(s)"
 
-"$bin/twin_harness" --backend vulkan --fixtures "$fx" > "$OUT/harness.log" 2>&1; rc=$?
+"$bin/twin_harness" --backend vulkan ${HARNESS_ARGS:-} --fixtures "$fx" > "$OUT/harness.log" 2>&1; rc=$?
 grep -v "^  DIFF" "$OUT/harness.log"; grep "^  DIFF" "$OUT/harness.log" | head -20
 summary "twin_harness --backend vulkan rc=$rc: $(tail -1 "$OUT/harness.log")"
 
-for plant in ${PLANTS:-psnr_vulkan_chroma_sse}; do
-  VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference > "$OUT/plant_$plant.log" 2>&1; rc=$?
+for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan_rounding}; do
+  twin=${plant%%_vulkan_*}_vulkan
+  VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference --only "$twin" \
+    > "$OUT/plant_$plant.log" 2>&1; rc=$?
   summary "plant $plant rc=$rc ($( [ $rc = 1 ] && echo caught || echo NOT CAUGHT))"
 done
 
@@ -34,7 +37,8 @@ done
 fails=0; runs=0
 for ref in "$fx"/*_ref.y4m; do
   dist=${ref%_ref.y4m}_dist.y4m
-  for args in "--feature psnr=enable_apsnr=true:enable_mse=true -n" "--model version=vmaf_v0.6.1"; do
+  for args in "--feature psnr=enable_apsnr=true:enable_mse=true -n" "--feature motion=debug=true -n" \
+              "--model version=vmaf_v0.6.1" "--model version=vmaf_v0.6.1 --threads 8"; do
     runs=$((runs + 1))
     "$bin/vqtwin" -q -r "$ref" -d "$dist" $args --precision max --json -o "$OUT/cpu.json" --backend cpu 2>/dev/null
     "$bin/vqtwin" -q -r "$ref" -d "$dist" $args --precision max --json -o "$OUT/vk.json" --backend vulkan 2>"$OUT/vk.err"
