@@ -309,7 +309,8 @@ std::string vulkan_device_listing() {
       out += "  " + (d.unusable.empty() ? std::string("usable by vqtwin") : "not usable by vqtwin: " + d.unusable) + "\n";
     }
   } catch (const Error& e) {
-    out += std::string("Vulkan: ") + e.what() + "\n";
+    const std::string what = e.what();
+    out += (what.rfind("Vulkan", 0) == 0 ? what : "Vulkan: " + what) + "\n";
   }
   return out;
 }
