@@ -33,7 +33,7 @@ void apply(const Settings& s, vqtwin::SessionConfig& c) {
   c.models = s.models;
   c.no_prediction = s.no_prediction;
   const auto b = vqtwin::parse_backend(s.backend);
-  if (!b) throw vqtwin::Error("backend must be cpu, cuda or auto, not '" + s.backend + "'");
+  if (!b) throw vqtwin::Error("backend must be cpu, cuda, vulkan or auto, not '" + s.backend + "'");
   c.backend = *b;
   c.threads = s.threads;
   c.subsample = s.subsample;

@@ -8,11 +8,12 @@
 namespace vqtwin {
 
 // kCpu: the reference. kCuda: the CUDA twins (the CPU for features without a twin, or pictures a
-// twin cannot serve, with one warning line). kAuto: CUDA when a device can be used, else the CPU,
-// silently. An implementation's own backend is kCpu or kCuda, never kAuto.
-enum class Backend { kCpu, kCuda, kAuto };
+// twin cannot serve, with one warning line). kVulkan: the Vulkan twins, the same way. kAuto: CUDA
+// when a CUDA device can be used, else Vulkan when a Vulkan device can, else the CPU, silently. An
+// implementation's own backend is kCpu, kCuda or kVulkan, never kAuto.
+enum class Backend { kCpu, kCuda, kAuto, kVulkan };
 
-VQTWIN_API const char* to_string(Backend b);              // "cpu", "cuda", "auto"
+VQTWIN_API const char* to_string(Backend b);              // "cpu", "cuda", "vulkan", "auto"
 VQTWIN_API std::optional<Backend> parse_backend(std::string_view text);
 
 }  // namespace vqtwin

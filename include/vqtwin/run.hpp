@@ -67,6 +67,10 @@ VQTWIN_API const char* version();
 // option with its type, default, range and meaning (the CLI's --list).
 VQTWIN_API std::string describe_extractors();
 
+// The devices the twins can use (the CLI's --list-devices): the CUDA devices, then each Vulkan device
+// with its name, type, vendor, driver, API version and the features the Vulkan twins' checks ask about.
+VQTWIN_API std::string describe_devices();
+
 // A human-readable list of the VMAF models `--model version=NAME` finds: the built-in ones, then the
 // files on the model search path, each with the extractors (and options) it needs (the CLI's
 // --list-models).

@@ -1,7 +1,9 @@
 #pragma once
 // What the engine sees of a device backend: a pipeline of frame slots (several frames in flight)
 // and extractors that enqueue work on a slot and read their results back once it is done. No CUDA
-// type appears here; backends/cuda implements it, backends/none.cpp says no device exists.
+// or Vulkan type appears here; backends/cuda and backends/vulkan implement it, backends/none.cpp and
+// backends/vulkan_none.cpp say no device exists.
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -39,6 +41,22 @@ class DevicePipeline {
 
 inline constexpr unsigned kAllPlanes = 0x7;
 
+// Copies the planes in `planes` (bit p = plane p) of a pair into a slot's host pictures, row by row
+// (the strides may differ): what a twin's extract() does before upload() on its private pipeline.
+inline void fill_slot(FrameSlot& slot, const Picture& ref, const Picture& dist, unsigned planes) {
+  const PictureFormat& f = ref.format();
+  for (int p = 0; p < f.num_planes(); ++p) {
+    if (!(planes & (1u << p))) continue;  // never uploaded
+    const std::size_t row = std::size_t(ref.width(p)) * std::size_t(f.bytes_per_sample());
+    for (int y = 0; y < ref.height(p); ++y) {
+      std::memcpy(slot.ref().row<unsigned char>(p, 0) + y * slot.ref().stride_bytes(p),
+                  static_cast<const unsigned char*>(ref.data(p)) + y * ref.stride_bytes(p), row);
+      std::memcpy(slot.dist().row<unsigned char>(p, 0) + y * slot.dist().stride_bytes(p),
+                  static_cast<const unsigned char*>(dist.data(p)) + y * dist.stride_bytes(p), row);
+    }
+  }
+}
+
 // A twin: its work for a frame is enqueued by submit() (no waiting) and its values written by
 // collect() after the slot's wait(). Temporal twins get submit() and collect() each in frame order;
 // others in any order, from several threads. extract() (inherited) runs one frame synchronously on a
@@ -62,5 +80,25 @@ bool cuda_device_usable(int device, std::string* why);
 // A pipeline of `slots` frame slots on CUDA device `device` for pictures of `format`. Throws
 // vqtwin::Error (out of memory, no device).
 std::unique_ptr<DevicePipeline> make_cuda_pipeline(const PictureFormat& format, int device, unsigned slots);
+
+// The same for Vulkan (backends/vulkan/; backends/vulkan_none.cpp without it). Devices are the
+// physical devices the Vulkan loader lists, in its order.
+int vulkan_device_count(std::string* why);
+// `gpu_only`: a device of type CPU (lavapipe) counts as unusable (what --backend auto wants).
+bool vulkan_device_usable(int device, std::string* why, bool gpu_only = false);
+std::unique_ptr<DevicePipeline> make_vulkan_pipeline(const PictureFormat& format, int device, unsigned slots);
+// A few lines per Vulkan device: name, type, vendor, driver, API version, the features the twins'
+// checks ask about, whether vqtwin can use it (or the one line saying why there is none).
+std::string vulkan_device_listing();
+
+// The device backend's functions by Backend (kCuda or kVulkan).
+inline bool device_usable(Backend backend, int device, std::string* why) {
+  return backend == Backend::kVulkan ? vulkan_device_usable(device, why) : cuda_device_usable(device, why);
+}
+inline std::unique_ptr<DevicePipeline> make_device_pipeline(Backend backend, const PictureFormat& format, int device,
+                                                            unsigned slots) {
+  return backend == Backend::kVulkan ? make_vulkan_pipeline(format, device, slots)
+                                     : make_cuda_pipeline(format, device, slots);
+}
 
 }  // namespace vqtwin

@@ -112,7 +112,7 @@ void set(vqtwin::RunConfig& r, const std::string& key, const char* value) {
   } else if (key == "no_prediction") r.no_prediction = boolean(k, value);
   else if (key == "backend") {
     const auto b = vqtwin::parse_backend(value);
-    if (!b) throw ArgumentError{std::string("backend must be cpu, cuda or auto, not '") + value + "'"};
+    if (!b) throw ArgumentError{std::string("backend must be cpu, cuda, vulkan or auto, not '") + value + "'"};
     r.backend = *b;
   } else if (key == "gpu") r.gpu = int(number(k, value, 1023));
   else if (key == "cpumask") {

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <string>
 
+#include "backends/device.hpp"
 #include "core/registry.hpp"
 #include "vqtwin/run.hpp"
 
@@ -52,6 +53,17 @@ std::string describe_extractors() {
     if (e->spec->options.empty()) out += "  no options\n";
     for (const OptionSpec& o : e->spec->options) out += describe_option(o);
   }
+  return out;
+}
+
+std::string describe_devices() {
+  std::string out;
+  std::string why;
+  const int cuda = cuda_device_count(&why);
+  out += cuda > 0 ? "CUDA: " + std::to_string(cuda) + " device" + (cuda > 1 ? "s" : "") + " (--backend cuda --gpu 0.." +
+                        std::to_string(cuda - 1) + ")\n"
+                  : "CUDA: " + why + "\n";
+  out += vulkan_device_listing();
   return out;
 }
 

@@ -108,6 +108,15 @@ std::optional<bool> device_probe(int device, std::string* why, const std::atomic
   return probe->usable;
 }
 
+bool device_probe_known(int device, bool* usable) {
+  Probes& ps = probes();
+  std::lock_guard lock(ps.mutex);
+  const auto it = ps.by_device.find(device);
+  if (it == ps.by_device.end() || !it->second->done) return false;
+  *usable = it->second->usable;
+  return true;
+}
+
 bool device_probe_running() {
   std::lock_guard lock(probes().mutex);
   return probes().running > 0;

@@ -34,6 +34,8 @@ void start_device_probe(int device);
 // The check's answer, waiting for it (it is started if it was not); nothing when `cancel` became true
 // first.
 std::optional<bool> device_probe(int device, std::string* why, const std::atomic<bool>* cancel = nullptr);
+// Without waiting: whether device `device`'s check has answered (then `*usable` is its answer).
+bool device_probe_known(int device, bool* usable);
 // Whether a check is still running (a process may end without waiting for it).
 bool device_probe_running();
 

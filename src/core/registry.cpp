@@ -8,7 +8,7 @@
 namespace vqtwin {
 
 // Each feature folder defines its CPU ExtractorInfo; this is the one list of them (libvmaf's table).
-// Device twins join through their backend's own list (cuda_twins()), with no #if here.
+// Device twins join through their backend's own list (cuda_twins(), vulkan_twins()), with no #if here.
 extern const ExtractorInfo kPsnrInfo;
 extern const ExtractorInfo kIntegerAdmInfo;
 extern const ExtractorInfo kIntegerVifInfo;
@@ -55,13 +55,14 @@ const char* to_string(Backend b) {
   switch (b) {
     case Backend::kCpu: return "cpu";
     case Backend::kCuda: return "cuda";
+    case Backend::kVulkan: return "vulkan";
     case Backend::kAuto: return "auto";
   }
   return "?";
 }
 
 std::optional<Backend> parse_backend(std::string_view text) {
-  for (Backend b : {Backend::kCpu, Backend::kCuda, Backend::kAuto})
+  for (Backend b : {Backend::kCpu, Backend::kCuda, Backend::kVulkan, Backend::kAuto})
     if (text == to_string(b)) return b;
   return std::nullopt;
 }
@@ -72,6 +73,7 @@ std::span<const ExtractorInfo* const> all_extractors() {
   static const std::vector<const ExtractorInfo*> all = [] {
     std::vector<const ExtractorInfo*> v(std::begin(kAll), std::end(kAll));
     for (const ExtractorInfo* twin : cuda_twins()) v.push_back(twin);
+    for (const ExtractorInfo* twin : vulkan_twins()) v.push_back(twin);
     return v;
   }();
   return all;

@@ -15,6 +15,8 @@ std::span<const ExtractorInfo* const> cpu_extractors();
 // The CUDA twins built into this library (empty without CUDA): backends/cuda/twins.cpp or
 // backends/none.cpp.
 std::span<const ExtractorInfo* const> cuda_twins();
+// The Vulkan twins (empty without Vulkan): backends/vulkan/twins.cpp or backends/vulkan_none.cpp.
+std::span<const ExtractorInfo* const> vulkan_twins();
 // By implementation name or a feature's other name; nullptr when unknown.
 const ExtractorInfo* find_extractor(std::string_view name);
 // The CPU extractor that provides `feature` (a short output base name such as "integer_adm2").

@@ -288,19 +288,24 @@ struct Session::Impl {
     bool device_asked = cfg_.backend != Backend::kCpu;
     for (auto& c : contexts_) device_asked = device_asked || names_a_twin(c->request);
     out_.show_receipt = device_asked;
-    // auto: the CPU starts at once, the device joins when it is ready (open_mixed, start_device).
-    if (cfg_.backend == Backend::kAuto && !any_named_twin()) return open_mixed();
+    const Backend device = device_backend();
+    // auto on CUDA: the CPU starts at once, the device joins when it is ready (open_mixed, start_device).
+    if (cfg_.backend == Backend::kAuto && !any_named_twin() && device == Backend::kCuda) return open_mixed();
     std::string why;
-    // Probing initialises the device runtime: only when a device was asked for. A file run started it
-    // already (core/engine.cpp); this waits for its answer.
-    const bool have_device = device_asked && *device_probe(cfg_.gpu, &why);
-    if (device_asked && !have_device && (cfg_.backend == Backend::kCuda || any_named_twin()))
-      throw Error("CUDA device " + std::to_string(cfg_.gpu) + " cannot be used: " + why);
+    // Probing initialises the device runtime: only when a device was asked for. A file run started the
+    // CUDA check already (core/engine.cpp); this waits for its answer.
+    const bool have_device = device_asked && (device == Backend::kVulkan ? vulkan_device_usable(cfg_.gpu, &why)
+                                                                         : *device_probe(cfg_.gpu, &why));
+    if (device_asked && !have_device && (cfg_.backend != Backend::kAuto || any_named_twin()))
+      throw Error(std::string(device == Backend::kVulkan ? "Vulkan" : "CUDA") + " device " + std::to_string(cfg_.gpu) +
+                  " cannot be used: " + why);
     bool any_device = false;
     for (auto& c : contexts_) {
       ordered_ = ordered_ || c->request.info->spec->temporal;
       ResolvedContext r =
-          resolve_context(c->request, cfg_.backend, format_, provider_.registry(), have_device, cfg_.warn);
+          resolve_context(c->request, cfg_.backend, format_,
+                          device == Backend::kVulkan ? all_extractors() : provider_.registry(), have_device, cfg_.warn,
+                          device);
       c->info = r.info;
       c->receipt = std::string(r.info->name) + (r.fell_back ? " (cpu fallback)" : "");
       c->extractor = r.info->create(r.options, RunSettings{cfg_.rcpss});
@@ -315,7 +320,8 @@ struct Session::Impl {
       workers = std::max(workers, kMinDeviceWorkers);
       // One slot per worker and one more, filled while the workers compute.
       const auto t0 = std::chrono::steady_clock::now();
-      pipeline_ = provider_.make_pipeline(format_, cfg_.gpu, workers + 1);
+      pipeline_ = device == Backend::kVulkan ? make_device_pipeline(device, format_, cfg_.gpu, workers + 1)
+                                             : provider_.make_pipeline(format_, cfg_.gpu, workers + 1);
       live_pipeline_ = pipeline_.get();
       startup_step("device pipeline (streams, pinned slots)", ms_since(t0));
       // Each frame uploads only the planes some twin reads.
@@ -607,6 +613,32 @@ struct Session::Impl {
       std::lock_guard lock(c->names_mutex);
       for (const auto& name : c->names) out_.record_implementation(name, text);
     }
+  }
+
+  // The device backend of the run: the one --backend names; the backend of twins named explicitly
+  // (one per run); under auto CUDA when a CUDA device is usable, else Vulkan when a Vulkan GPU is
+  // (auto never picks a CPU implementation of Vulkan such as lavapipe: --backend vulkan does).
+  Backend device_backend() const {
+    std::optional<Backend> named;
+    for (const auto& c : contexts_) {
+      if (!names_a_twin(c->request)) continue;
+      const Backend b = c->request.info->backend;
+      if (named && *named != b)
+        throw Error("twins of two device backends in one run (" + std::string(to_string(*named)) + " and " +
+                    to_string(b) + ")");
+      named = b;
+    }
+    if (named && cfg_.backend != Backend::kAuto && cfg_.backend != Backend::kCpu && cfg_.backend != *named)
+      throw Error(std::string("--backend ") + to_string(cfg_.backend) + " with a " + to_string(*named) + " twin named");
+    if (named) return *named;
+    if (cfg_.backend == Backend::kCuda || cfg_.backend == Backend::kVulkan) return cfg_.backend;
+    if (cfg_.backend != Backend::kAuto) return Backend::kCuda;
+    // auto: CUDA (its check runs on a thread of its own from the inputs' opening on) unless that check
+    // has already said no; then a Vulkan GPU if one is usable.
+    bool cuda_usable = true;
+    if (device_probe_known(cfg_.gpu, &cuda_usable) && !cuda_usable && vulkan_device_usable(cfg_.gpu, nullptr, true))
+      return Backend::kVulkan;
+    return Backend::kCuda;
   }
 
   bool any_named_twin() const {

@@ -10,7 +10,7 @@ namespace vqtwin {
 
 Backend backend_from_text(const std::string& text) {
   if (auto b = parse_backend(text)) return *b;
-  throw Error("--backend must be cpu, cuda or auto, not " + quote(text));
+  throw Error("--backend must be cpu, cuda, vulkan or auto, not " + quote(text));
 }
 
 namespace {
@@ -36,7 +36,7 @@ std::string asked_for(const ContextRequest& req) {
 
 ResolvedContext resolve_context(const ContextRequest& req, Backend backend, const PictureFormat& format,
                                 std::span<const ExtractorInfo* const> registry, bool device_available,
-                                const std::function<void(const std::string&)>& warn) {
+                                const std::function<void(const std::string&)>& warn, Backend device) {
   const ExtractorInfo& named = *req.info;
   if (named.backend != Backend::kCpu) {
     // An explicitly named twin never falls back.
@@ -49,7 +49,7 @@ ResolvedContext resolve_context(const ContextRequest& req, Backend backend, cons
     return {&named, req.options, false};
   }
   if (backend == Backend::kCpu) return {&named, req.options, false};
-  const Backend device = Backend::kCuda;  // the one device backend today; kAuto means it too
+  if (backend != Backend::kAuto) device = backend;  // kCuda or kVulkan: the one asked for
   if (!device_available) {
     if (backend == Backend::kAuto) return {&named, req.options, false};
     throw Error(std::string("--backend ") + to_string(backend) + ": no " + to_string(device) +

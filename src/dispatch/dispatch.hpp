@@ -10,7 +10,7 @@
 
 namespace vqtwin {
 
-// The backend of a run from its text ("cpu", "cuda", "auto"); throws vqtwin::Error otherwise.
+// The backend of a run from its text ("cpu", "cuda", "vulkan", "auto"); throws vqtwin::Error otherwise.
 Backend backend_from_text(const std::string& text);
 
 // One context as requested, before the first picture.
@@ -32,9 +32,11 @@ struct ResolvedContext {
 // - under a device backend a CPU name (from a model or --feature) runs on its twin when the twin's
 //   check returns 0, on the CPU with one warning line when it returns -ENOTSUP or there is no twin;
 //   any other answer is an error. `auto` without a usable device is the CPU, silently.
-// `device_available` says whether the backend's device can be used at all.
+// `device_available` says whether the backend's device can be used at all; `device` is the device
+// backend whose twins serve CPU names (kCuda or kVulkan: the one --backend names, or the one auto
+// found usable).
 ResolvedContext resolve_context(const ContextRequest& request, Backend backend, const PictureFormat& format,
                                 std::span<const ExtractorInfo* const> registry, bool device_available,
-                                const std::function<void(const std::string&)>& warn);
+                                const std::function<void(const std::string&)>& warn, Backend device = Backend::kCuda);
 
 }  // namespace vqtwin

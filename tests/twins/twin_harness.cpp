@@ -10,12 +10,13 @@
 // Pass = every value bit-identical, the same names, the same refusals. Cases the twin's capability
 // check leaves to the CPU (-ENOTSUP: a model falls back there) are counted ("to CPU"), not compared.
 //
-//   twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N] [--first-difference]
-//                [--fixtures-only] [--phases small,options,pairs,large] [--sanitizer]
+//   twin_harness [--backend cuda|vulkan] [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N]
+//                [--first-difference] [--fixtures-only] [--phases small,options,pairs,large] [--sanitizer]
 //                (--sanitizer: --quick --phases sanitizer-sizes,sanitizer-sets)
 //                [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]   (one case, every value printed)
-// Exit 0 all identical, 1 a difference, 77 no CUDA device (CTest: skipped). $VQTWIN_PLANT=name plants
-// a bug in a twin: the run must then fail (backends/cuda/twin.hpp).
+// --backend picks the device backend whose twins run (default cuda): the same matrix for each.
+// Exit 0 all identical, 1 a difference, 77 no device of that backend (CTest: skipped). $VQTWIN_PLANT=name
+// plants a bug in a twin: the run must then fail (backends/cuda/twin.hpp, backends/vulkan/twin.hpp).
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -305,6 +306,7 @@ struct Args {
   std::string phases = "small,options,pairs,large";  // --phases: which parts of the generated matrix run
   std::string one_case;  // --case WxH:BPC:CHROMA:CONTENT[:OPTIONS]: that case alone, --repeat times
   unsigned repeat = 1;
+  Backend backend = Backend::kCuda;  // --backend: whose twins
 };
 
 // --case: one generated case (as run_generated makes it), run `repeat` times; every value of both
@@ -527,27 +529,36 @@ int harness(int argc, char** argv) {
     else if (s == "--phases" && i + 1 < argc) a.phases = argv[++i];
     else if (s == "--case" && i + 1 < argc) a.one_case = argv[++i];
     else if (s == "--repeat" && i + 1 < argc) a.repeat = unsigned(std::stoul(argv[++i]));
+    else if (s == "--backend" && i + 1 < argc && (std::string(argv[i + 1]) == "cuda" || std::string(argv[i + 1]) == "vulkan"))
+      a.backend = std::string(argv[++i]) == "vulkan" ? Backend::kVulkan : Backend::kCuda;
     else {
-      std::fprintf(stderr, "usage: twin_harness [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N]\n"
+      std::fprintf(stderr, "usage: twin_harness [--backend cuda|vulkan] [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N]\n"
                            "                    [--first-difference] [--fixtures-only] [--phases small,options,pairs,large]\n"
                            "                    [--sanitizer]   (the reduced matrix for compute-sanitizer)\n"
                            "                    [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]\n");
       return 2;
     }
   }
-  if (cuda_twins().empty()) {
-    std::printf("twin_harness: skipped: this build has no CUDA twins\n");
+  const bool vulkan = a.backend == Backend::kVulkan;
+  const auto twins = vulkan ? vulkan_twins() : cuda_twins();
+  const char* backend_name = vulkan ? "Vulkan" : "CUDA";
+  if (twins.empty()) {
+    std::printf("twin_harness: skipped: this build has no %s twins\n", backend_name);
     return 77;
   }
   std::string why;
-  if (!cuda_device_usable(0, &why)) {
-    std::printf("twin_harness: skipped: no CUDA device (%s)\n", why.c_str());
+  if (!device_usable(a.backend, 0, &why)) {
+    std::printf("twin_harness: skipped: no %s device (%s)\n", backend_name, why.c_str());
     return 77;
+  }
+  if (vulkan) {  // which device the values come from (the listing's first line: device 0)
+    const std::string list = vulkan_device_listing();
+    std::printf("twin_harness: %s\n", list.substr(0, list.find('\n')).c_str());
   }
   bool all_ok = true;
   std::printf("%-22s %8s %8s %8s %10s %10s %12s\n", "twin", "cases", "refused", "to CPU", "values", "identical",
               "max |delta|");
-  for (const ExtractorInfo* twin : cuda_twins()) {
+  for (const ExtractorInfo* twin : twins) {
     if (!a.only.empty() && twin->name != a.only) continue;
     const ExtractorInfo* cpu = find_implementation(*twin->spec, Backend::kCpu);
     if (!cpu) {

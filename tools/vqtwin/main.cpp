@@ -120,6 +120,7 @@ int run_command(const std::vector<std::string>& args) {
         if (c.action == RunArgs::Action::kHelp) std::fputs(c.help.c_str(), f);
         else if (c.action == RunArgs::Action::kList) std::fputs(vqtwin::describe_extractors().c_str(), f);
         else if (c.action == RunArgs::Action::kListModels) std::fputs(vqtwin::describe_models().c_str(), f);
+        else if (c.action == RunArgs::Action::kListDevices) std::fputs(vqtwin::describe_devices().c_str(), f);
         else std::fprintf(f, "vqtwin %s\n", vqtwin::version());
       });
     } catch (const vqtwin::Error& e) {

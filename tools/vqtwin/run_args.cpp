@@ -34,7 +34,7 @@ struct Texts {
   std::string max_pixels, width, height, bitdepth, threads, subsample, frame_cnt, frame_skip_ref, frame_skip_dist,
       cpumask, gpu, precision, backend = "cpu", rcpss = "amd";
   bool xml = false, json = false, csv = false, sub = false;
-  bool version = false, list = false, list_models = false;
+  bool version = false, list = false, list_models = false, list_devices = false;
 };
 
 // --feature, --model and the presets that add to them, in command-line order (libvmaf's CLI applies a
@@ -156,10 +156,11 @@ void define(CLI::App& app, RunArgs& a, Texts& t) {
   app.add_option("--precision", t.precision, "number format: N decimals (0..17) or max (%.17g, round-trip)");
   app.add_option("--pool", t.pools, "pooling methods written: min, max, mean, harmonic_mean, percN; repeatable");
   app.add_option("--backend", t.backend, "where extractors run: cpu (the reference, default), cuda (the CUDA twins; "
-                 "the CPU for what has no twin, with a warning) or auto (the CPU starts at once and a usable device "
-                 "shares the frames once it is ready; the same values)");
+                 "the CPU for what has no twin, with a warning), vulkan (the Vulkan twins, the same way) or auto "
+                 "(the CPU starts at once and a usable CUDA device shares the frames once it is ready; without one, "
+                 "a Vulkan GPU; the same values)");
   app.add_option("--gpu", t.gpu,
-                 "CUDA device: an index (default 0), a list (0,1: a ladder's or batch's runs spread over them, a "
+                 "CUDA or Vulkan device (--list-devices): an index (default 0), a list (0,1: a ladder's or batch's runs spread over them, a "
                  "device may be named twice) or all");
   app.add_option("--cpumask", t.cpumask,
                  "instruction sets the CPU kernels must not use, as libvmaf's: 8 AVX2, 16 AVX-512, 32 AVX-512 ICL, "
@@ -171,6 +172,8 @@ void define(CLI::App& app, RunArgs& a, Texts& t) {
   app.add_flag("-v,--version", t.version, "print the version and exit");
   app.add_flag("--list", t.list, "list the extractors, their outputs and options, and exit");
   app.add_flag("--list-models", t.list_models, "list the models version=NAME finds, where from, and what they need");
+  app.add_flag("--list-devices", t.list_devices,
+               "list the CUDA and Vulkan devices: name, vendor, driver and the features the twins need");
   app.footer(kExamples);
 }
 
@@ -193,9 +196,9 @@ void finish(const CLI::App& app, RunArgs& a, Texts& t) {
   if (!a.report.empty() && a.report == a.output)
     throw vqtwin::Error("--report and --output name the same file " + vqtwin::quote(a.report));
   const auto backend = vqtwin::parse_backend(t.backend);
-  if (!backend) throw vqtwin::Error("--backend must be cpu, cuda or auto, not '" + t.backend + "'");
+  if (!backend) throw vqtwin::Error("--backend must be cpu, cuda, vulkan or auto, not '" + t.backend + "'");
   a.run.backend = *backend;
-  if (!t.gpu.empty()) a.gpus = parse_gpu_list(t.gpu);
+  if (!t.gpu.empty()) a.gpus = parse_gpu_list(t.gpu, a.run.backend);
   a.run.gpu = a.gpus.front();
   if (!t.width.empty()) a.run.width = int(parse_number("--width", t.width, 1, 1 << 16));
   if (!t.height.empty()) a.run.height = int(parse_number("--height", t.height, 1, 1 << 16));
@@ -224,10 +227,10 @@ void finish(const CLI::App& app, RunArgs& a, Texts& t) {
 
 }  // namespace
 
-std::vector<int> parse_gpu_list(const std::string& text) {
+std::vector<int> parse_gpu_list(const std::string& text, vqtwin::Backend backend) {
   if (text == "all") {
     std::string why;
-    const int n = vqtwin::cuda_device_count(&why);
+    const int n = backend == vqtwin::Backend::kVulkan ? vqtwin::vulkan_device_count(&why) : vqtwin::cuda_device_count(&why);
     std::vector<int> all;
     for (int i = 0; i < n; ++i) all.push_back(i);
     if (all.empty()) all.push_back(0);  // the run says why device 0 cannot be used, if it needs one
@@ -267,8 +270,11 @@ RunArgs parse_run_args(const std::vector<std::string>& args) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(explain_parse_error(e, args));
   }
-  if (t.list || t.list_models || t.version) {
-    a.action = t.list ? RunArgs::Action::kList : t.list_models ? RunArgs::Action::kListModels : RunArgs::Action::kVersion;
+  if (t.list || t.list_models || t.list_devices || t.version) {
+    a.action = t.list                ? RunArgs::Action::kList
+               : t.list_models       ? RunArgs::Action::kListModels
+               : t.list_devices      ? RunArgs::Action::kListDevices
+                                     : RunArgs::Action::kVersion;
     return a;
   }
   try {

@@ -18,7 +18,7 @@ class UsageError : public vqtwin::Error {
 };
 
 struct RunArgs {
-  enum class Action { kRun, kHelp, kList, kListModels, kVersion };
+  enum class Action { kRun, kHelp, kList, kListModels, kListDevices, kVersion };
   Action action = Action::kRun;
   std::string help;  // for kHelp
 
@@ -39,6 +39,7 @@ struct RunArgs {
 RunArgs parse_run_args(const std::vector<std::string>& args);
 
 // "0", "1,0,0", "all" (every device this process sees; none: {0}, and the run says why).
-std::vector<int> parse_gpu_list(const std::string& text);
+// `all`: every device of `backend` (Vulkan's for kVulkan, else CUDA's).
+std::vector<int> parse_gpu_list(const std::string& text, vqtwin::Backend backend = vqtwin::Backend::kCuda);
 
 }  // namespace vqtwin_cli

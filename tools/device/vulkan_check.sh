@@ -1,0 +1,62 @@
+#!/bin/bash
+# Runs on the device machine (NVIDIA's Vulkan driver; the loader unpacked by prepare_vulkan.sh into
+# .device/vulkan): the device listing, the twin harness on Vulkan (generated cases and the fixtures),
+# each Vulkan planted bug (each must fail), and CPU-vs-Vulkan CLI runs on the fixtures (psnr with every
+# output, and vmaf_v0.6.1, whose features without a Vulkan twin fall back to the CPU with a warning).
+# One SUMMARY line per step; full logs in $OUT.
+#   bash tools/device/vulkan_check.sh [DEVICE_DIR (default .device)]
+# Environment: HARNESS_ARGS (e.g. --quick), PLANTS, VK_DRIVER_FILES (default NVIDIA's ICD on the device host).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+dev=${1:-.device}
+OUT=${OUT:-/tmp/vqtwin-vulkan-out}; mkdir -p "$OUT"
+bin=$dev/bin fx=$dev/fixtures
+loader=$(ls "$dev"/vulkan/usr/lib/*/libvulkan.so.1 2>/dev/null | head -1)
+export VQTWIN_VULKAN_LOADER=${VQTWIN_VULKAN_LOADER:-$loader}
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
+export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-$VK_DRIVER_FILES}  # loaders before 1.3.207 read this name
+summary() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
+: > "$OUT/summary.txt"
+
+"$bin/vqtwin" --list-devices > "$OUT/devices.txt" 2>&1; rc=$?
+cat "$OUT/devices.txt"
+summary "list-devices rc=$rc loader=$VQTWIN_VULKAN_LOADER icd=$VK_DRIVER_FILES: $(grep -c '^vulkan [0-9]' "$OUT/devices.txt") Vulkan device(s)"
+
+"$bin/twin_harness" --backend vulkan ${HARNESS_ARGS:-} --fixtures "$fx" > "$OUT/harness.log" 2>&1; rc=$?
+grep -v "^  DIFF" "$OUT/harness.log"; grep "^  DIFF" "$OUT/harness.log" | head -20
+summary "twin_harness --backend vulkan rc=$rc: $(tail -1 "$OUT/harness.log")"
+
+for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan_rounding}; do
+  twin=${plant%%_vulkan_*}_vulkan
+  VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference --only "$twin" \
+    > "$OUT/plant_$plant.log" 2>&1; rc=$?
+  summary "plant $plant rc=$rc ($( [ $rc = 1 ] && echo caught || echo NOT CAUGHT))"
+done
+
+# CLI: --backend vulkan must give --backend cpu's numbers bit for bit (precision max).
+fails=0; runs=0
+for ref in "$fx"/*_ref.y4m; do
+  dist=${ref%_ref.y4m}_dist.y4m
+  for args in "--feature psnr=enable_apsnr=true:enable_mse=true -n" "--feature motion=debug=true -n" \
+              "--model version=vmaf_v0.6.1" "--model version=vmaf_v0.6.1 --threads 8"; do
+    runs=$((runs + 1))
+    "$bin/vqtwin" -q -r "$ref" -d "$dist" $args --precision max --json -o "$OUT/cpu.json" --backend cpu 2>/dev/null
+    "$bin/vqtwin" -q -r "$ref" -d "$dist" $args --precision max --json -o "$OUT/vk.json" --backend vulkan 2>"$OUT/vk.err"
+    python3 - "$OUT/cpu.json" "$OUT/vk.json" <<'PY' || { fails=$((fails + 1)); echo "CLI DIFF: $ref $args"; head -3 "$OUT/vk.err"; }
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    for k in ('fps', 'version', 'backends', 'receipt'): d.pop(k, None)
+sys.exit(0 if a["frames"] == b["frames"] and a.get("pooled_metrics") == b.get("pooled_metrics")
+         and a.get("aggregate_metrics") == b.get("aggregate_metrics") else 1)
+PY
+  done
+done
+summary "CLI cpu vs vulkan (--precision max): $((runs - fails))/$runs runs identical"
+head -3 "$OUT/vk.err"
+# --backend auto on this host: CUDA before Vulkan on NVIDIA (the receipt names psnr_cuda when this
+# binary has CUDA, psnr_vulkan when it has only Vulkan).
+ref=$(ls "$fx"/*_ref.y4m | head -1)
+"$bin/vqtwin" -q -r "$ref" -d "${ref%_ref.y4m}_dist.y4m" --feature psnr -n --backend auto --json -o "$OUT/auto.json" 2>/dev/null
+summary "backend auto: psnr_y computed by $(python3 -c "import json,sys; d=json.load(open('$OUT/auto.json')); print((d.get('receipt') or d.get('backends') or {}).get('psnr_y','?'))" 2>/dev/null)"
+cat "$OUT/summary.txt"
