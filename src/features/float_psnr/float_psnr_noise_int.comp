@@ -22,7 +22,8 @@ layout(push_constant) uniform Push {
   uint or_at, noise_at;  // indices into results
   uint first, count;     // this dispatch's pixels, in raster order
   uint planted;          // 1: float_psnr_vulkan_nofp64_square_rtz (the square truncated, not rounded);
-                         // 2: float_psnr_vulkan_nofp64_acc32 (the sum kept in 32 bits: past its bound)
+                         // 2: float_psnr_vulkan_nofp64_acc32 (the sum kept in 32 bits: past its bound);
+                         // 3: float_psnr_vulkan_nofp64_sum_ties_away (the 53-bit rounding's ties away from zero)
 } pc;
 
 void main() {
@@ -35,7 +36,7 @@ void main() {
       const int e = int(sample_at(ref_words[ra >> 2], ra, 2u)) - int(sample_at(dist_words[da >> 2], da, 2u));
       const uint m = uint(abs(e));
       const uint64_t square = round_sig32(m * m, 24, pc.planted == 1u);
-      noise = round_sig53(noise + square);
+      noise = round_sig53(noise + square, pc.planted == 3u);
       if (pc.planted == 2u) noise = uint64_t(uint(noise));
     }
   results[pc.noise_at] = noise;

@@ -90,6 +90,7 @@ class FloatPsnrVulkan final : public vulkan::StagedTwin<std::uint64_t> {
       };
       const std::uint32_t planted = vulkan::plant("float_psnr_vulkan_nofp64_square_rtz") ? 1u
                                     : vulkan::plant("float_psnr_vulkan_nofp64_acc32")    ? 2u
+                                    : vulkan::plant("float_psnr_vulkan_nofp64_sum_ties_away")  ? 3u
                                                                                          : 0u;
       for_chunks(frame, [&](std::uint32_t first, std::uint32_t count) {
         const Push p{w, h, stride, ref.base, dist.base, after_or ? 1u : 0u, std::uint32_t(format_.bitdepth), kOrAt,

@@ -18,14 +18,15 @@ uint64_t round_sig32(uint v, int bits, bool truncate) {
 }
 
 // The same for v < 2^63, 53 bits: one IEEE double addition's rounding, when both addends are
-// integers in the unit and their exact sum is v.
-uint64_t round_sig53(uint64_t v) {
+// integers in the unit and their exact sum is v. `ties_away`: a planted bug (ties rounded up, away
+// from zero, instead of to even).
+uint64_t round_sig53(uint64_t v, bool ties_away) {
   const uint hi = uint(v >> 32);
   const int msb = hi != 0u ? findMSB(hi) + 32 : findMSB(uint(v));
   if (msb < 53) return v;
   const int drop = msb + 1 - 53;
   const uint64_t lo = v & ((uint64_t(1) << drop) - 1ul), tie = uint64_t(1) << (drop - 1);
   uint64_t kept = v >> drop;
-  if (lo > tie || (lo == tie && (kept & 1ul) != 0ul)) kept += 1ul;
+  if (lo > tie || (lo == tie && ((kept & 1ul) != 0ul || ties_away))) kept += 1ul;
   return kept << drop;
 }
