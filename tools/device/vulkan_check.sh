@@ -41,6 +41,11 @@ for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan
   summary "plant $plant rc=$rc ($( [ $rc = 1 ] && echo caught || echo NOT CAUGHT))"
 done
 
+# The fp64-free sum's ties plant shows only on sums past 2^53 units (the 16-bit 8K pair of --phases deep).
+VQTWIN_VULKAN_NO_FP64=1 VQTWIN_PLANT=float_psnr_vulkan_nofp64_sum_ties_away "$bin/twin_harness" --backend vulkan \
+  --phases deep --first-difference --only float_psnr_vulkan > "$OUT/plant_sum_ties_away.log" 2>&1; rc=$?
+summary "plant float_psnr_vulkan_nofp64_sum_ties_away rc=$rc ($( [ $rc = 1 ] && echo caught || echo NOT CAUGHT))"
+
 # CLI: --backend vulkan must give --backend cpu's numbers bit for bit (precision max).
 fails=0; runs=0
 for ref in "$fx"/*_ref.y4m; do
