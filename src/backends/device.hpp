@@ -3,6 +3,7 @@
 // and extractors that enqueue work on a slot and read their results back once it is done. No CUDA
 // or Vulkan type appears here; backends/cuda and backends/vulkan implement it, backends/none.cpp and
 // backends/vulkan_none.cpp say no device exists.
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -39,6 +40,22 @@ class DevicePipeline {
 };
 
 inline constexpr unsigned kAllPlanes = 0x7;
+
+// Copies the planes in `planes` (bit p = plane p) of a pair into a slot's host pictures, row by row
+// (the strides may differ): what a twin's extract() does before upload() on its private pipeline.
+inline void fill_slot(FrameSlot& slot, const Picture& ref, const Picture& dist, unsigned planes) {
+  const PictureFormat& f = ref.format();
+  for (int p = 0; p < f.num_planes(); ++p) {
+    if (!(planes & (1u << p))) continue;  // never uploaded
+    const std::size_t row = std::size_t(ref.width(p)) * std::size_t(f.bytes_per_sample());
+    for (int y = 0; y < ref.height(p); ++y) {
+      std::memcpy(slot.ref().row<unsigned char>(p, 0) + y * slot.ref().stride_bytes(p),
+                  static_cast<const unsigned char*>(ref.data(p)) + y * ref.stride_bytes(p), row);
+      std::memcpy(slot.dist().row<unsigned char>(p, 0) + y * slot.dist().stride_bytes(p),
+                  static_cast<const unsigned char*>(dist.data(p)) + y * dist.stride_bytes(p), row);
+    }
+  }
+}
 
 // A twin: its work for a frame is enqueued by submit() (no waiting) and its values written by
 // collect() after the slot's wait(). Temporal twins get submit() and collect() each in frame order;

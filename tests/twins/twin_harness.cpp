@@ -2,7 +2,8 @@
 // CPU reference, found through the feature spec they share, so a new twin is covered with no new
 // test code. Generated planes of 8/10/12/16 bits, 4:2:0/4:2:2/4:4:4/4:0:0, sizes from tiny and odd
 // to 8K, every option of the schema (booleans both ways, integers of small ranges at every value,
-// other numbers at min/default/max and a random value, then random combinations), flat / identical /
+// other numbers at min/default/max and a random value, every pair of options both off their default,
+// then random combinations), flat / identical /
 // extreme / random / textured content and any 16-bit word at 10/12 bits,
 // multi-frame sequences with a scene cut and a static run (for temporal twins), and the shared
 // fixtures when given; 10/12-bit planes also get samples of 2^bpc or more ("wild": libvmaf accepts them).
@@ -10,7 +11,7 @@
 // check leaves to the CPU (-ENOTSUP: a model falls back there) are counted ("to CPU"), not compared.
 //
 //   twin_harness [--backend cuda|vulkan] [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N] [--first-difference]
-//                [--fixtures-only] [--phases small,options,large,deep]
+//                [--fixtures-only] [--phases small,options,pairs,large,deep]
 //                [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]   (one case, every value printed)
 // --backend picks the device backend whose twins run (default cuda): the same matrix for each.
 // Exit 0 all identical, 1 a difference, 77 no device of that backend (CTest: skipped). $VQTWIN_PLANT=name
@@ -188,6 +189,48 @@ std::vector<OptionPairs> option_sets(const FeatureSpec& spec, std::mt19937& rng,
   return sets;
 }
 
+// Every pair of options, both at a value other than their default: the options' interplay (a bug
+// can live between two options that are each right alone). Booleans take their other value; small
+// integer ranges a non-default value that rotates from pair to pair; wider ranges a random value
+// inside the range (the range's ends are covered alone, and often zero the whole score).
+std::vector<OptionPairs> option_pairs(const FeatureSpec& spec, std::mt19937& rng) {
+  const std::size_t n = spec.options.size();
+  std::vector<std::vector<std::string>> other(n);  // the non-default values each option can take here
+  for (std::size_t i = 0; i < n; ++i) {
+    const OptionSpec& o = spec.options[i];
+    switch (o.type) {
+      case OptionType::kBool: other[i] = {o.default_value != 0 ? "false" : "true"}; break;
+      case OptionType::kString: break;
+      case OptionType::kInt:
+        if (o.max - o.min <= 16) {
+          for (long long v = (long long)o.min; v <= (long long)o.max; ++v)
+            if (double(v) != o.default_value) other[i].push_back(number_text(o, double(v)));
+          break;
+        }
+        [[fallthrough]];
+      case OptionType::kDouble: {
+        const double hi = std::min(o.max, o.min + 1e6);
+        std::uniform_real_distribution<double> u(o.min, hi);
+        for (int k = 0; k < 4 && other[i].empty(); ++k) {
+          const std::string v = number_text(o, u(rng));
+          if (v != number_text(o, o.default_value)) other[i].push_back(v);
+        }
+        break;
+      }
+    }
+  }
+  std::vector<OptionPairs> sets;
+  std::size_t turn = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (other[i].empty() || other[j].empty()) continue;
+      ++turn;
+      sets.push_back({{std::string(spec.options[i].name), other[i][turn % other[i].size()]},
+                      {std::string(spec.options[j].name), other[j][turn % other[j].size()]}});
+    }
+  return sets;
+}
+
 std::string describe(const OptionPairs& pairs) {
   std::string s;
   for (const auto& [k, v] : pairs) s += (s.empty() ? "" : ":") + k + "=" + v;
@@ -259,7 +302,7 @@ struct Args {
   // case's content comes from its own seed, so every shard computes the same cases as a whole run).
   bool mine(unsigned long index) const { return index % shards == shard; }
   bool generated = true;                       // --fixtures-only: false
-  std::string phases = "small,options,large";  // --phases: which parts of the generated matrix run (deep: when named)
+  std::string phases = "small,options,pairs,large";  // --phases: which parts of the generated matrix run (deep: when named)
   std::string one_case;  // --case WxH:BPC:CHROMA:CONTENT[:OPTIONS]: that case alone, --repeat times
   unsigned repeat = 1;
   Backend backend = Backend::kCuda;  // --backend: whose twins
@@ -382,6 +425,15 @@ void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Ar
       }
     phase("option sets");
   }
+  // Every pair of non-default options, on a subsampled and a 4:2:2 picture at two depths.
+  if (wanted("pairs")) {
+    for (const auto& pairs : option_pairs(*twin.spec, rng)) {
+      one({mid_w, mid_h, 8, ChromaFormat::k420}, Content::kTexture, pairs);
+      one({mid_w + 1, mid_h + 1, 10, ChromaFormat::k422}, Content::kWild, pairs);
+      one({mid_w, mid_h, 12, ChromaFormat::k444}, Content::kTexture, pairs);
+    }
+    phase("option pairs");
+  }
   // Deep sums: a 16-bit 8K pair of full-range noise, whose sums of squares pass 2^53 units of the
   // smallest square (float_psnr's fp64-free path then rounds its integer sums as a double would).
   if (wanted("deep")) {
@@ -461,7 +513,7 @@ int harness(int argc, char** argv) {
       a.backend = std::string(argv[++i]) == "vulkan" ? Backend::kVulkan : Backend::kCuda;
     else {
       std::fprintf(stderr, "usage: twin_harness [--backend cuda|vulkan] [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N]\n"
-                           "                    [--first-difference] [--fixtures-only] [--phases small,options,large,deep]\n"
+                           "                    [--first-difference] [--fixtures-only] [--phases small,options,pairs,large,deep]\n"
                            "                    [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]\n");
       return 2;
     }
@@ -478,11 +530,12 @@ int harness(int argc, char** argv) {
     std::printf("twin_harness: skipped: no %s device (%s)\n", backend_name, why.c_str());
     return 77;
   }
-  if (vulkan) {  // which path the float twins take on device 0 (VQTWIN_VULKAN_NO_FP64=1 forces fp64-free)
-    const std::string listing = vulkan_device_listing();
-    const auto at = listing.find("float twins: ");
+  if (vulkan) {  // which device the values come from (the listing's first line: device 0)
+    const std::string list = vulkan_device_listing();
+    std::printf("twin_harness: %s\n", list.substr(0, list.find('\n')).c_str());
+    const auto at = list.find("float twins: ");  // which path its float twins take (VQTWIN_VULKAN_NO_FP64=1: fp64-free)
     if (at != std::string::npos)
-      std::printf("twin_harness: Vulkan device 0: %s\n", listing.substr(at, listing.find('\n', at) - at).c_str());
+      std::printf("twin_harness: Vulkan device 0: %s\n", list.substr(at, list.find('\n', at) - at).c_str());
   }
   bool all_ok = true;
   std::printf("%-22s %8s %8s %8s %10s %10s %12s\n", "twin", "cases", "refused", "to CPU", "values", "identical",

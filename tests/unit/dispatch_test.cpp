@@ -33,15 +33,23 @@ const ExtractorInfo kTwin = {
     },
     .make = make_null,
 };
-const ExtractorInfo* const kTable[] = {&kCpu, &kTwin};
+// A Vulkan twin of the same feature that declines pictures wider than 50 px.
+const ExtractorInfo kVulkanTwin = {
+    .spec = &kSpec,
+    .backend = Backend::kVulkan,
+    .name = "feat_vulkan",
+    .check_context = [](const OptionValues&, const PictureFormat& f) { return f.width > 50 ? -ENOTSUP : 0; },
+    .make = make_null,
+};
+const ExtractorInfo* const kTable[] = {&kCpu, &kTwin, &kVulkanTwin};
 
 struct Case {
   std::vector<std::string> warnings;
   ResolvedContext resolve(const ExtractorInfo& named, bool from_model, Backend b, int width,
-                          bool device = true, int scale = 0) {
+                          bool device = true, int scale = 0, Backend auto_device = Backend::kCuda) {
     ContextRequest req{&named, OptionValues(kOpts, {{"scale", std::to_string(scale)}}, named.name), from_model};
     return resolve_context(req, b, PictureFormat{width, 64, 8, ChromaFormat::k420}, kTable, device,
-                           [this](const std::string& w) { warnings.push_back(w); });
+                           [this](const std::string& w) { warnings.push_back(w); }, auto_device);
   }
 };
 
@@ -111,6 +119,26 @@ TEST(Dispatch, NoDevice) {
   Case c;
   EXPECT_THROW(c.resolve(kCpu, true, Backend::kCuda, 64, /*device=*/false), Error);
   EXPECT_EQ(c.resolve(kCpu, true, Backend::kAuto, 64, /*device=*/false).info, &kCpu);
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(Dispatch, VulkanBackendTakesTheVulkanTwin) {
+  Case c;
+  EXPECT_EQ(c.resolve(kCpu, true, Backend::kVulkan, 32).info, &kVulkanTwin);
+  EXPECT_TRUE(c.warnings.empty());
+  // Declined by the Vulkan twin: the CPU, with one warning naming it (not the CUDA twin, which could).
+  EXPECT_EQ(c.resolve(kCpu, true, Backend::kVulkan, 64).info, &kCpu);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0],
+            "model feature feat: feat_vulkan cannot run 64x64 8-bit 4:2:0 pictures with these options; computing it on "
+            "the CPU");
+  EXPECT_THROW(c.resolve(kCpu, true, Backend::kVulkan, 32, /*device=*/false), Error);
+}
+
+TEST(Dispatch, AutoTakesTheDeviceBackendTheSessionFound) {
+  Case c;
+  EXPECT_EQ(c.resolve(kCpu, true, Backend::kAuto, 32, true, 0, Backend::kCuda).info, &kTwin);
+  EXPECT_EQ(c.resolve(kCpu, true, Backend::kAuto, 32, true, 0, Backend::kVulkan).info, &kVulkanTwin);
   EXPECT_TRUE(c.warnings.empty());
 }
 

@@ -86,6 +86,23 @@ Plane reference_half(const Plane& src, int w, int h, int& dw, int& dh) {
   return out;
 }
 
+// libvmaf's float row stride for a w-wide plane: w floats rounded up to 32 bytes.
+int libvmaf_stride(int w) { return (w * 4 + 31) / 32 * 32 / 4; }
+
+// What libvmaf's resampler is handed for a w x h blurred plane: float_motion.c stores the plane's rows
+// at the luma stride in a buffer whose padding is never written (zero), and motion.c reads that
+// buffer as rows of the plane's own stride. Emulated with the buffer itself.
+Plane as_resampled(const Plane& blur, int w, int h, int luma_stride) {
+  std::vector<float> buffer(std::size_t(luma_stride) * h, 0.0f);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) buffer[std::size_t(y) * luma_stride + x] = blur[std::size_t(y) * w + x];
+  const int read = libvmaf_stride(w);
+  Plane out(std::size_t(w) * h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) out[std::size_t(y) * w + x] = buffer[std::size_t(y) * read + x];
+  return out;
+}
+
 struct Opts {
   bool debug = true, force_zero = false, add_uv = false, add_scale1 = false;
   int filter_size = 5;
@@ -100,7 +117,9 @@ double score_of(const std::vector<Picture>& frames, std::size_t i, std::size_t j
     float s = reference_sad_score(a, b, w, h);
     if (o.add_scale1) {
       int dw, dh;
-      const Plane ha = reference_half(a, w, h, dw, dh), hb = reference_half(b, w, h, dw, dh);
+      const int luma_stride = libvmaf_stride(frames[i].scored_width(0));
+      const Plane ha = reference_half(as_resampled(a, w, h, luma_stride), w, h, dw, dh);
+      const Plane hb = reference_half(as_resampled(b, w, h, luma_stride), w, h, dw, dh);
       s = s + reference_sad_score(ha, hb, dw, dh);
     }
     total += s;
@@ -301,7 +320,7 @@ TEST(FloatMotion, OutputNamesCarryNonDefaultOptions) {
 TEST(FloatMotion, EveryOptionMatchesTheReference) {
   const auto sd = random_frames(format(23, 17, 8, ChromaFormat::k420), 5, 11);
   const auto hbd = random_frames(format(19, 12, 10, ChromaFormat::k422), 4, 12);
-  std::vector<Opts> sets(10);
+  std::vector<Opts> sets(12);
   sets[1].debug = false;
   sets[2].fps = 2.5;
   sets[3].mbf = 0.5, sets[3].mbo = 2;
@@ -311,6 +330,9 @@ TEST(FloatMotion, EveryOptionMatchesTheReference) {
   sets[7].add_uv = true;
   sets[8].add_scale1 = true;
   sets[9].force_zero = true;
+  // Both together: the chroma planes' half-size pass reads them at their own stride (as_resampled).
+  sets[10].add_uv = true, sets[10].add_scale1 = true;
+  sets[11].add_uv = true, sets[11].add_scale1 = true, sets[11].filter_size = 3, sets[11].mbf = 0.5;
   for (std::size_t i = 0; i < sets.size(); ++i) {
     SCOPED_TRACE("option set " + std::to_string(i));
     check_against_reference(sd, sets[i]);

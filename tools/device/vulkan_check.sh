@@ -5,6 +5,7 @@
 # output, and vmaf_v0.6.1, whose features without a Vulkan twin fall back to the CPU with a warning).
 # One SUMMARY line per step; full logs in $OUT.
 #   bash tools/device/vulkan_check.sh [DEVICE_DIR (default .device)]
+# Environment: HARNESS_ARGS (e.g. --quick), PLANTS, VK_DRIVER_FILES (default NVIDIA's ICD on the device host).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dev=${1:-.device}
@@ -25,16 +26,16 @@ summary "list-devices rc=$rc loader=$VQTWIN_VULKAN_LOADER icd=$VK_DRIVER_FILES: 
 # forced (VQTWIN_VULKAN_NO_FP64=1). "deep" adds a 16-bit 8K noise pair (sums past 2^53 units).
 for path in device nofp64; do
   nofp64=$([ $path = nofp64 ] && echo 1 || echo 0)
-  VQTWIN_VULKAN_NO_FP64=$nofp64 "$bin/twin_harness" --backend vulkan --phases small,options,large,deep --fixtures "$fx" \
-    > "$OUT/harness_$path.log" 2>&1; rc=$?
+  VQTWIN_VULKAN_NO_FP64=$nofp64 "$bin/twin_harness" --backend vulkan ${HARNESS_ARGS:---phases small,options,pairs,large,deep} \
+    --fixtures "$fx" > "$OUT/harness_$path.log" 2>&1; rc=$?
   grep -v "^  DIFF" "$OUT/harness_$path.log"; grep "^  DIFF" "$OUT/harness_$path.log" | head -20
   summary "twin_harness --backend vulkan ($path path) rc=$rc: $(tail -1 "$OUT/harness_$path.log")"
 done
 
-# Each plant on its own twin (--only); the fp64-free path's plants (…_nofp64_…) with that path forced.
+# Each plant on its own twin (--only); the fp64-free path's plants (..._nofp64_...) with that path forced.
 for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan_rounding float_psnr_vulkan_fp64_fp32_sum \
     float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32}; do
-  twin=$(echo "$plant" | sed -E 's/^([a-z_]*_vulkan)_.*/\1/')
+  twin=${plant%%_vulkan_*}_vulkan
   nofp64=$(case $plant in *_nofp64_*) echo 1;; *) echo 0;; esac)
   VQTWIN_VULKAN_NO_FP64=$nofp64 VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference \
     --only "$twin" > "$OUT/plant_$plant.log" 2>&1; rc=$?
@@ -50,7 +51,8 @@ summary "plant float_psnr_vulkan_nofp64_sum_ties_away rc=$rc ($( [ $rc = 1 ] && 
 fails=0; runs=0
 for ref in "$fx"/*_ref.y4m; do
   dist=${ref%_ref.y4m}_dist.y4m
-  for args in "--feature psnr=enable_apsnr=true:enable_mse=true -n" "--model version=vmaf_v0.6.1"; do
+  for args in "--feature psnr=enable_apsnr=true:enable_mse=true -n" "--feature motion=debug=true -n" \
+              "--model version=vmaf_v0.6.1" "--model version=vmaf_v0.6.1 --threads 8"; do
     runs=$((runs + 1))
     "$bin/vqtwin" -q -r "$ref" -d "$dist" $args --precision max --json -o "$OUT/cpu.json" --backend cpu 2>/dev/null
     "$bin/vqtwin" -q -r "$ref" -d "$dist" $args --precision max --json -o "$OUT/vk.json" --backend vulkan 2>"$OUT/vk.err"

@@ -24,17 +24,7 @@ void CudaTwin::init(const PictureFormat& format) {
 void CudaTwin::extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) {
   if (!pipeline_) throw Error("CUDA twin used before init()");
   CudaSlot& slot = cuda_slot(pipeline_->slot(0));
-  const PictureFormat& f = ref.format();
-  for (int p = 0; p < f.num_planes(); ++p) {
-    if (!(planes_read() & (1u << p))) continue;  // never uploaded
-    const std::size_t row = std::size_t(ref.width(p)) * std::size_t(f.bytes_per_sample());
-    for (int y = 0; y < ref.height(p); ++y) {
-      std::memcpy(slot.ref().row<unsigned char>(p, 0) + y * slot.ref().stride_bytes(p),
-                  static_cast<const unsigned char*>(ref.data(p)) + y * ref.stride_bytes(p), row);
-      std::memcpy(slot.dist().row<unsigned char>(p, 0) + y * slot.dist().stride_bytes(p),
-                  static_cast<const unsigned char*>(dist.data(p)) + y * dist.stride_bytes(p), row);
-    }
-  }
+  fill_slot(slot, ref, dist, planes_read());
   slot.upload();
   enqueue(slot, index);
   slot.wait();

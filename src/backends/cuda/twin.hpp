@@ -1,9 +1,9 @@
 #pragma once
-// The base of every CUDA twin. A twin implements init_device() (allocate its per-slot buffers once),
-// enqueue() (its kernels and the copy of its per-frame reductions into pinned memory, on the slot's
-// stream, no waiting) and read_back() (turn those reductions into values through the feature's
-// front, after the slot's wait()). The base makes extract() work on a private one-slot pipeline, so
-// the twin harness and benchmarks can drive a twin exactly like a CPU extractor.
+// The engine-facing base of every CUDA twin: bind/init/submit/collect onto init_device(), enqueue()
+// (on the slot's stream, no waiting) and read_back() (after the slot's wait()), and extract() on a
+// private one-slot pipeline, so the twin harness and benchmarks can drive a twin exactly like a CPU
+// extractor. Twins do not implement these three themselves: they derive from cuda::StagedTwin
+// (staged_twin.hpp), which implements them from the twin's declarations (backends/twin_seam.hpp).
 #include <memory>
 
 #include "backends/cuda/slot.hpp"

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 #include "backends/vulkan/shaders.hpp"
@@ -98,7 +99,8 @@ Instance& instance() {
   static Instance* made = [] {
     std::string why;
     if (!load_loader(&why)) throw Error(why);
-    auto* in = new Instance;  // kept for the life of the process (drivers' threads use it until exit)
+    // Kept for the life of the process once made (drivers' threads use it until exit).
+    auto in = std::make_unique<Instance>();
     const Functions& f = vk();
     std::uint32_t loader_version = VK_API_VERSION_1_0;
     if (f.vkEnumerateInstanceVersion) f.vkEnumerateInstanceVersion(&loader_version);
@@ -109,7 +111,10 @@ Instance& instance() {
     app.apiVersion = VK_API_VERSION_1_2;
     VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ci.pApplicationInfo = &app;
-    check(f.vkCreateInstance(&ci, nullptr, &in->handle), "vkCreateInstance");
+    const VkResult r = f.vkCreateInstance(&ci, nullptr, &in->handle);
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER)  // the loader found no driver (ICD) for Vulkan 1.2
+      throw Error("no Vulkan driver (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER; VK_DRIVER_FILES names a driver's JSON)");
+    check(r, "vkCreateInstance");
     load_instance(in->handle);
     std::uint32_t n = 0;
     check(f.vkEnumeratePhysicalDevices(in->handle, &n, nullptr), "vkEnumeratePhysicalDevices");
@@ -117,7 +122,7 @@ Instance& instance() {
     check(f.vkEnumeratePhysicalDevices(in->handle, &n, in->physical.data()), "vkEnumeratePhysicalDevices");
     in->physical.resize(n);
     for (VkPhysicalDevice pd : in->physical) in->features.push_back(describe(pd));
-    return in;
+    return in.release();
   }();
   return *made;
 }

@@ -3,6 +3,8 @@
 // serialised by a mutex, as Vulkan requires), its memory types, the features the twins' capability
 // checks ask about, and the compute kernels built from the embedded SPIR-V (each built once per
 // device and kept: building is the slow part, on lavapipe an LLVM compilation).
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -62,6 +64,17 @@ class Device {
   std::uint32_t queue_family() const { return family_; }
   // Submits under the queue's lock.
   void submit(const VkSubmitInfo& info);
+  // Frame submissions in dependency order: `ready()` is checked under a lock, waited for (up to
+  // `timeout_s`, false when it never came), then `submit_frame()` runs under the same lock and
+  // every waiter is woken.
+  template <class Ready, class Submit>
+  bool submit_when(Ready ready, Submit submit_frame, int timeout_s) {
+    std::unique_lock lock(order_mutex_);
+    if (!order_cv_.wait_for(lock, std::chrono::seconds(timeout_s), ready)) return false;
+    submit_frame();
+    order_cv_.notify_all();
+    return true;
+  }
   // Copies `bytes` from `data` into `dst` at once (a twin's table, at init): through a temporary
   // staging buffer and command buffer, waiting for the queue.
   void upload_now(const Buffer& dst, const void* data, std::size_t bytes);
@@ -78,7 +91,8 @@ class Device {
   VkQueue queue_ = VK_NULL_HANDLE;
   std::uint32_t family_ = 0;
   VkPhysicalDeviceMemoryProperties memory_{};
-  std::mutex queue_mutex_, kernel_mutex_;
+  std::mutex queue_mutex_, kernel_mutex_, order_mutex_;
+  std::condition_variable order_cv_;
   std::map<std::string, Kernel> kernels_;
 };
 

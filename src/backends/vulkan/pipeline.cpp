@@ -1,4 +1,5 @@
 // The Vulkan backend's frame pipeline (backends/device.hpp): one slot per worker, as CUDA's.
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -99,15 +100,29 @@ Range VulkanSlot::plane_range(int which, int p) const {
   return {device_copy_.get(), bind, at - bind + plane_bytes(p), std::uint32_t(at - bind)};
 }
 
-void VulkanSlot::wait_for(VkSemaphore semaphore, std::uint64_t value) {
-  wait_semaphores_.push_back(semaphore);
-  wait_values_.push_back(value);
+void VulkanSlot::wait_for(const VulkanSlot& other, std::uint64_t value) {
+  if (&other == this) return;  // this slot's own earlier frame: done before this one was uploaded
+  const VkSemaphore semaphore = other.timeline_;
+  for (unsigned i = 0; i < waits_; ++i)
+    if (wait_semaphores_[i] == semaphore) {  // two temporal twins waiting on the same slot: the later value
+      wait_values_[i] = std::max(wait_values_[i], value);
+      return;
+    }
+  if (waits_ == kMaxWaits) throw Error("Vulkan: more than 16 semaphore waits on one frame");
+  wait_semaphores_[waits_] = semaphore;
+  wait_slots_[waits_] = &other;
+  wait_values_[waits_++] = value;
 }
 
 VkDescriptorSet VulkanSlot::descriptor_set(const Kernel& kernel, const Range* ranges, unsigned n) {
-  std::vector<std::uint64_t> key{reinterpret_cast<std::uint64_t>(kernel.set_layout)};
-  for (unsigned i = 0; i < n; ++i)
-    key.insert(key.end(), {reinterpret_cast<std::uint64_t>(ranges[i].buffer), ranges[i].offset, ranges[i].bytes});
+  if (n > kMaxBindings) throw Error("Vulkan: a kernel with more than 8 buffers");
+  std::array<std::uint64_t, 1 + 3 * kMaxBindings> key{};
+  key[0] = reinterpret_cast<std::uint64_t>(kernel.set_layout);
+  for (unsigned i = 0; i < n; ++i) {
+    key[1 + 3 * i] = reinterpret_cast<std::uint64_t>(ranges[i].buffer);
+    key[2 + 3 * i] = ranges[i].offset;
+    key[3 + 3 * i] = ranges[i].bytes;
+  }
   if (auto it = sets_.find(key); it != sets_.end()) return it->second;
   const Functions& f = vk();
   VkDevice d = device_->handle();
@@ -132,8 +147,8 @@ VkDescriptorSet VulkanSlot::descriptor_set(const Kernel& kernel, const Range* ra
     ai.descriptorPool = pool;
     check(f.vkAllocateDescriptorSets(d, &ai, &set), "vkAllocateDescriptorSets");
   }
-  std::vector<VkDescriptorBufferInfo> infos(n);
-  std::vector<VkWriteDescriptorSet> writes(n);
+  VkDescriptorBufferInfo infos[kMaxBindings];
+  VkWriteDescriptorSet writes[kMaxBindings];
   for (unsigned i = 0; i < n; ++i) {
     infos[i] = {ranges[i].buffer, ranges[i].offset, ranges[i].bytes};
     writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -143,8 +158,8 @@ VkDescriptorSet VulkanSlot::descriptor_set(const Kernel& kernel, const Range* ra
     writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[i].pBufferInfo = &infos[i];
   }
-  f.vkUpdateDescriptorSets(d, n, writes.data(), 0, nullptr);
-  return sets_.emplace(std::move(key), set).first->second;
+  f.vkUpdateDescriptorSets(d, n, writes, 0, nullptr);
+  return sets_.emplace(key, set).first->second;
 }
 
 std::size_t VulkanSlot::plane_offset(int which, int p) const {
@@ -158,7 +173,9 @@ std::size_t VulkanSlot::plane_bytes(int p) const {
 
 void VulkanSlot::upload() {
   const Functions& f = vk();
-  if (recording_) throw Error("Vulkan: a frame slot was uploaded twice without a wait");
+  // A frame given up while recording (an error in a twin) is dropped: the pool's reset discards it.
+  recording_ = false;
+  waits_ = 0;
   check(f.vkResetCommandPool(device_->handle(), pool_, 0), "vkResetCommandPool");
   VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
@@ -194,22 +211,34 @@ void VulkanSlot::wait() {
   VkTimelineSemaphoreSubmitInfo ti{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   ti.signalSemaphoreValueCount = 1;
   ti.pSignalSemaphoreValues = &signal;
-  ti.waitSemaphoreValueCount = std::uint32_t(wait_values_.size());
+  ti.waitSemaphoreValueCount = waits_;
   ti.pWaitSemaphoreValues = wait_values_.data();
-  const std::vector<VkPipelineStageFlags> stages(wait_semaphores_.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  std::array<VkPipelineStageFlags, kMaxWaits> stages;
+  stages.fill(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   si.pNext = &ti;
-  si.waitSemaphoreCount = std::uint32_t(wait_semaphores_.size());
+  si.waitSemaphoreCount = waits_;
   si.pWaitSemaphores = wait_semaphores_.data();
   si.pWaitDstStageMask = stages.data();
   si.commandBufferCount = 1;
   si.pCommandBuffers = &commands_;
   si.signalSemaphoreCount = 1;
   si.pSignalSemaphores = &timeline_;
-  device_->submit(si);
+  // Submitted once every slot waited for has submitted the value waited for (see wait_for).
+  const bool submitted = device_->submit_when(
+      [&] {
+        for (unsigned i = 0; i < waits_; ++i)
+          if (wait_slots_[i]->submitted_ < wait_values_[i]) return false;
+        return true;
+      },
+      [&] {
+        device_->submit(si);
+        submitted_ = signal;
+      },
+      int(kFrameTimeoutNs / 1000000000ull));
+  if (!submitted) throw Error("Vulkan: a frame waited 300 s for the previous frame's submission");
   value_ = signal;
-  wait_semaphores_.clear();
-  wait_values_.clear();
+  waits_ = 0;
   VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   wi.semaphoreCount = 1;
   wi.pSemaphores = &timeline_;
@@ -282,7 +311,8 @@ std::string vulkan_device_listing() {
       out += "  " + (d.unusable.empty() ? std::string("usable by vqtwin") : "not usable by vqtwin: " + d.unusable) + "\n";
     }
   } catch (const Error& e) {
-    out += std::string("Vulkan: ") + e.what() + "\n";
+    const std::string what = e.what();
+    out += (what.rfind("Vulkan", 0) == 0 ? what : "Vulkan: " + what) + "\n";
   }
   return out;
 }

@@ -5,6 +5,7 @@
 // the planes read; twins append their dispatches and result copies (submit); wait() submits the
 // whole frame once and waits on the slot's timeline semaphore. Slots run on different threads, so
 // several frames are in flight; nothing is allocated per frame.
+#include <array>
 #include <map>
 #include <vector>
 
@@ -57,8 +58,11 @@ class VulkanSlot final : public FrameSlot {
   // from upload() on, so a later frame can wait for this one).
   VkSemaphore timeline() const { return timeline_; }
   std::uint64_t frame_value() const { return value_ + 1; }
-  // This frame's submission waits for `semaphore` to reach `value` (frame order of temporal twins).
-  void wait_for(VkSemaphore semaphore, std::uint64_t value);
+  // This frame's submission waits for `other`'s timeline to reach `value` (frame order of temporal
+  // twins). The submission itself is also held back until `other` has submitted that value: queues
+  // may run batches in submission order (lavapipe does), so a wait submitted before its signal could
+  // block the very batch that signals it.
+  void wait_for(const VulkanSlot& other, std::uint64_t value);
   // A descriptor set of `kernel`'s layout binding `ranges` in order: made at the first use and kept
   // (the slot's buffers never change, so after a slot's first frame every set is found here).
   VkDescriptorSet descriptor_set(const Kernel& kernel, const Range* ranges, unsigned n);
@@ -74,11 +78,17 @@ class VulkanSlot final : public FrameSlot {
   VkCommandBuffer commands_ = VK_NULL_HANDLE;
   VkSemaphore timeline_ = VK_NULL_HANDLE;
   std::uint64_t value_ = 0;  // the timeline's value when this slot's last frame is done
+  std::uint64_t submitted_ = 0;  // the last value submitted (guarded by the device's submit mutex)
   bool recording_ = false;
-  std::vector<VkSemaphore> wait_semaphores_;
-  std::vector<std::uint64_t> wait_values_;
+  // The frame's waits (temporal twins: the previous frame's slot), at most one per twin bound. Fixed
+  // arrays and a map keyed by fixed arrays: nothing is allocated per frame once every set is made.
+  static constexpr unsigned kMaxWaits = 16, kMaxBindings = 8;
+  std::array<VkSemaphore, kMaxWaits> wait_semaphores_{};
+  std::array<const VulkanSlot*, kMaxWaits> wait_slots_{};
+  std::array<std::uint64_t, kMaxWaits> wait_values_{};
+  unsigned waits_ = 0;
   std::vector<VkDescriptorPool> pools_;
-  std::map<std::vector<std::uint64_t>, VkDescriptorSet> sets_;
+  std::map<std::array<std::uint64_t, 1 + 3 * kMaxBindings>, VkDescriptorSet> sets_;
 };
 
 // The slot a twin was handed, as the Vulkan slot it is (an error if another backend's).

@@ -6,7 +6,7 @@
 // host-visible copy; it clears the results when asked (vkCmdFillBuffer), records the copy-back of
 // exactly the declared count after record(), and orders a temporal twin's frames: frame n's
 // submission waits on the timeline semaphore value of the slot that ran frame n-1 (submit() comes in
-// frame order for temporal twins; Vulkan lets a wait be submitted before its signal).
+// frame order for temporal twins), and is made only after frame n-1's (VulkanSlot::wait_for).
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -118,14 +118,14 @@ class StagedTwin : public VulkanTwin, public seam::TwinDeclarations<R> {
       for (auto& make : plan_.factories) s->objects.push_back(make());
       slots_.push_back(std::move(s));
     }
-    previous_ = VK_NULL_HANDLE;
+    previous_ = nullptr;
     previous_value_ = 0;
   }
 
   void enqueue(VulkanSlot& slot, unsigned index) final {
     Slot& s = *slots_.at(slot.index());
     VkCommandBuffer cb = slot.commands();
-    if (plan_.is_temporal && previous_) slot.wait_for(previous_, previous_value_);
+    if (plan_.is_temporal && previous_) slot.wait_for(*previous_, previous_value_);
     const std::size_t bytes = result_bytes();
     if (plan_.zero_results && bytes) {
       vk().vkCmdFillBuffer(cb, s.results.get(), 0, VK_WHOLE_SIZE, 0);
@@ -136,7 +136,7 @@ class StagedTwin : public VulkanTwin, public seam::TwinDeclarations<R> {
     record(Frame<R>(slot, index, {s.results.get(), 0, bytes ? bytes : 16, 0}, &s.staged, &s.scratch, &persistent_,
                     &s.objects));
     if (plan_.is_temporal) {
-      previous_ = slot.timeline();
+      previous_ = &slot;
       previous_value_ = slot.frame_value();
     }
     if (!s.staged) return;
@@ -150,7 +150,7 @@ class StagedTwin : public VulkanTwin, public seam::TwinDeclarations<R> {
   seam::TwinPlan<R> plan_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<Buffer> persistent_;
-  VkSemaphore previous_ = VK_NULL_HANDLE;  // the slot that ran the latest frame (temporal twins)
+  const VulkanSlot* previous_ = nullptr;  // the slot that ran the latest frame (temporal twins)
   std::uint64_t previous_value_ = 0;       // and the value its timeline reaches when that frame is done
 };
 

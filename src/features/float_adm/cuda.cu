@@ -7,11 +7,10 @@
 // (front.hpp, libvmaf's powf). adm_p_norm other than 3 is left to the CPU (a device powf is not the C
 // library's): the capability check says -ENOTSUP.
 #include <cerrno>
-#include <memory>
-#include <vector>
+#include <cstdint>
 
 #include "backends/cuda/grid.cuh"
-#include "backends/cuda/twin.hpp"
+#include "backends/cuda/staged_twin.hpp"
 #include "common/luma_float.hpp"
 #include "core/implementation.hpp"
 #include "features/float_adm/cells.hpp"
@@ -115,27 +114,22 @@ __global__ void rows_kernel(Oriented ref, Oriented restored, Oriented additive, 
 
 int check(const OptionValues& o, const PictureFormat&) { return o.get_double("adm_p_norm") == 3.0 ? 0 : -ENOTSUP; }
 
-class FloatAdmCuda final : public cuda::CudaTwin {
+class FloatAdmCuda final : public cuda::StagedTwin<float> {
  public:
   FloatAdmCuda(const OptionValues& o, const RunSettings& run) : front_(o, run) {}
 
  private:
-  struct ScalePlanes {
-    cuda::DeviceArray<float> band[2][4];  // [ref, dis][a, h, v, d]
-  };
-  struct SlotState {
-    cuda::DeviceArray<float> in[2];    // the luma of ref and dis as floats
-    ScalePlanes scale[kScales];
-    cuda::DeviceArray<float> dec[6];   // restored h, v, d, additive h, v, d (scale-0 size, reused)
-    cuda::DeviceArray<float> rows;     // per scale: den, num, aim totals (3 per pool row each)
-    cuda::PinnedArray<float> host;
-    cuda::DeviceArray<float> scratch;  // rows kernel buffers when a row does not fit in shared memory
+  // A scale's DWT bands: [ref, dis][a, h, v, d].
+  struct ScaleBands {
+    seam::Buffer<float> band[2][4];
   };
 
-  void init_device(const PictureFormat& f, unsigned slots) override {
+  void declare(const PictureFormat& f, seam::TwinPlan<float>& plan) override {
     front_.init(f);
     if (front_.settings().p_norm != 3.0)
       throw Error("float_adm_cuda: adm_p_norm other than 3 is computed on the CPU only");
+    // Results: per scale computed, its den, num and aim totals (3 per pool row each); a skipped
+    // scale 0 has none (only what the kernels write is copied back).
     int w = f.width, h = f.height;
     std::size_t rows = 0;
     for (int s = 0; s < kScales; ++s) {
@@ -147,11 +141,10 @@ class FloatAdmCuda final : public cuda::CudaTwin {
       bh_[s] = h;
       pool_[s] = pool_rect(w, h);
       row_offset_[s] = rows;
-      rows += 9 * std::size_t(pool_[s].bottom - pool_[s].top);
+      if (s > 0 || !front_.skip_scale0()) rows += 9 * std::size_t(pool_[s].bottom - pool_[s].top);
     }
-    table_ = cuda::DeviceArray<std::uint32_t>(4096);
-    cuda::check(cudaMemcpy(table_.get(), front_.settings().rcp_table, 4096 * sizeof(std::uint32_t), cudaMemcpyHostToDevice),
-                "cudaMemcpy (rcpss table)");
+    plan.results(rows);
+    table_ = plan.table(std::span<const std::uint32_t>(front_.settings().rcp_table, 4096));
     int device = 0, optin = 0;
     cuda::check(cudaGetDevice(&device), "cudaGetDevice");
     cuda::check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
@@ -162,79 +155,71 @@ class FloatAdmCuda final : public cuda::CudaTwin {
       cuda::check(cudaFuncSetAttribute(rows_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes_)),
                   "cudaFuncSetAttribute");
     row_blocks_ = kMaxRowBlocks;
-    state_.clear();
-    for (unsigned i = 0; i < slots; ++i) {
-      auto st = std::make_unique<SlotState>();
-      const std::size_t n = std::size_t(f.width) * std::size_t(f.height);
-      for (auto& p : st->in) p = cuda::DeviceArray<float>(n);
-      for (int s = 0; s < kScales; ++s) {
-        const std::size_t m = std::size_t(bw_[s]) * std::size_t(bh_[s]);
-        for (auto& img : st->scale[s].band)
-          for (auto& b : img) b = cuda::DeviceArray<float>(m);
-      }
-      for (auto& p : st->dec) p = cuda::DeviceArray<float>(std::size_t(bw_[0]) * std::size_t(bh_[0]));
-      st->rows = cuda::DeviceArray<float>(rows);
-      st->host = cuda::PinnedArray<float>(rows);
-      if (!use_shared_) st->scratch = cuda::DeviceArray<float>(std::size_t(row_blocks_) * 9 * std::size_t(widest));
-      state_.push_back(std::move(st));
+    const std::size_t n = std::size_t(f.width) * std::size_t(f.height);
+    for (auto& p : in_) p = plan.scratch<float>(n);  // the luma of ref and dis as floats
+    for (int s = 0; s < kScales; ++s) {
+      const std::size_t m = std::size_t(bw_[s]) * std::size_t(bh_[s]);
+      for (auto& img : scale_[s].band)
+        for (auto& b : img) b = plan.scratch<float>(m);
     }
+    // Restored h, v, d, additive h, v, d (scale-0 size, reused by every scale).
+    for (auto& p : dec_) p = plan.scratch<float>(std::size_t(bw_[0]) * std::size_t(bh_[0]));
+    if (!use_shared_) scratch_ = plan.scratch<float>(std::size_t(row_blocks_) * 9 * std::size_t(widest));
   }
 
-  static Bands bands_of(ScalePlanes& p, int img) {
-    return {p.band[img][0].get(), {p.band[img][1].get(), p.band[img][2].get(), p.band[img][3].get()}};
+  static Bands bands_of(const cuda::Frame<float>& frame, const ScaleBands& p, int img) {
+    return {frame[p.band[img][0]], {frame[p.band[img][1]], frame[p.band[img][2]], frame[p.band[img][3]]}};
   }
-  static Oriented oriented(const ScalePlanes& p, int img) {
-    return {{p.band[img][1].get(), p.band[img][2].get(), p.band[img][3].get()}};
+  static Oriented oriented(const cuda::Frame<float>& frame, const ScaleBands& p, int img) {
+    return {{frame[p.band[img][1]], frame[p.band[img][2]], frame[p.band[img][3]]}};
   }
 
-  void enqueue(cuda::CudaSlot& slot, unsigned) override {
-    SlotState& s = *state_[slot.index()];
-    const cudaStream_t stream = slot.stream();
+  void record(const cuda::Frame<float>& frame) override {
+    const cudaStream_t stream = frame.stream();
     const long long n = (long long)front_.width() * front_.height();
-    const int bpc = slot.device_ref().bitdepth;
+    const int bpc = frame.ref().bitdepth;
     const float scale = luma_scale(bpc);
     for (int img = 0; img < 2; ++img) {
-      const cuda::DevicePlane& p = img == 0 ? slot.device_ref().plane[0] : slot.device_dist().plane[0];
-      if (bpc == 8) cuda::luma_to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(p, scale, 128.0f, s.in[img].get());
-      else cuda::luma_to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(p, scale, 128.0f, s.in[img].get());
+      const cuda::DevicePlane& p = img == 0 ? frame.ref().plane[0] : frame.dist().plane[0];
+      if (bpc == 8) cuda::luma_to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(p, scale, 128.0f, frame[in_[img]]);
+      else cuda::luma_to_float_kernel<std::uint16_t><<<blocks(n), kThreads, 0, stream>>>(p, scale, 128.0f, frame[in_[img]]);
     }
     cuda::check(cudaGetLastError(), "float_adm conversion kernel launch");
     const ScaleSettings& set = front_.settings();
     const bool plant = cuda::plant("float_adm_cuda_aim_row");
-    const float* src[2] = {s.in[0].get(), s.in[1].get()};
+    const float* src[2] = {frame[in_[0]], frame[in_[1]]};
     for (int sc = 0; sc < kScales; ++sc) {
-      ScalePlanes& p = s.scale[sc];
+      const ScaleBands& p = scale_[sc];
       const bool skipped = sc == 0 && front_.skip_scale0();
-      dwt_kernel<<<blocks(2LL * bw_[sc] * bh_[sc]), kThreads, 0, stream>>>(
-          src[0], src[1], in_w_[sc], in_h_[sc], bw_[sc], bh_[sc], skipped, bands_of(p, 0), bands_of(p, 1));
+      dwt_kernel<<<blocks(2LL * bw_[sc] * bh_[sc]), kThreads, 0, stream>>>(src[0], src[1], in_w_[sc], in_h_[sc], bw_[sc],
+                                                                          bh_[sc], skipped, bands_of(frame, p, 0),
+                                                                          bands_of(frame, p, 1));
       cuda::check(cudaGetLastError(), "float_adm DWT kernel launch");
-      src[0] = p.band[0][0].get();
-      src[1] = p.band[1][0].get();
+      src[0] = frame[p.band[0][0]];
+      src[1] = frame[p.band[1][0]];
       if (skipped) continue;
       const Rect work = work_rect(bw_[sc], bh_[sc]);
-      const Decoupled dec = {{s.dec[0].get(), s.dec[1].get(), s.dec[2].get()},
-                             {s.dec[3].get(), s.dec[4].get(), s.dec[5].get()}};
+      const Decoupled dec = {{frame[dec_[0]], frame[dec_[1]], frame[dec_[2]]},
+                             {frame[dec_[3]], frame[dec_[4]], frame[dec_[5]]}};
       decouple_kernel<<<blocks((long long)(work.right - work.left) * (work.bottom - work.top)), kThreads, 0, stream>>>(
-          oriented(p, 0), oriented(p, 1), bw_[sc], work, set.gain_limit, kCosOneDegreeSq, table_.get(), dec);
+          oriented(frame, p, 0), oriented(frame, p, 1), bw_[sc], work, set.gain_limit, kCosOneDegreeSq, frame[table_],
+          dec);
       cuda::check(cudaGetLastError(), "float_adm decouple kernel launch");
       const CsfFactors cf = front_.factors(sc);
       const Factors f = {{cf.hv, cf.hv, cf.d}};
       const Rect& pool = pool_[sc];
       const int pool_rows = pool.bottom - pool.top;
-      float* rows = s.rows.get() + row_offset_[sc];
+      float* rows = frame.results() + row_offset_[sc];
       const RowTotals totals = {rows, rows + 3 * std::size_t(pool_rows), rows + 6 * std::size_t(pool_rows)};
       const unsigned grid = unsigned(pool_rows < int(row_blocks_) ? pool_rows : int(row_blocks_));
       rows_kernel<<<grid, kRowThreads, use_shared_ ? shared_bytes_ : 0, stream>>>(
-          oriented(p, 0), {{dec.r[0], dec.r[1], dec.r[2]}}, {{dec.a[0], dec.a[1], dec.a[2]}}, bw_[sc], bh_[sc], pool, f,
-          set.bypass_cm, use_shared_ ? nullptr : s.scratch.get(), plant, totals);
+          oriented(frame, p, 0), {{dec.r[0], dec.r[1], dec.r[2]}}, {{dec.a[0], dec.a[1], dec.a[2]}}, bw_[sc], bh_[sc],
+          pool, f, set.bypass_cm, frame[scratch_], plant, totals);
       cuda::check(cudaGetLastError(), "float_adm rows kernel launch");
     }
-    cuda::check(cudaMemcpyAsync(s.host.get(), s.rows.get(), s.rows.bytes(), cudaMemcpyDeviceToHost, stream),
-                "cudaMemcpyAsync");
   }
 
-  void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
-    const SlotState& s = *state_[slot.index()];
+  void reduce(std::span<const float> staged, unsigned index, FeatureSink& out) override {
     FrameScores sc;
     for (int k = 0; k < kScales; ++k) {
       if (k == 0 && front_.skip_scale0()) {
@@ -242,7 +227,7 @@ class FloatAdmCuda final : public cuda::CudaTwin {
         continue;
       }
       const int pool_rows = pool_[k].bottom - pool_[k].top;
-      const float* rows = s.host.get() + row_offset_[k];
+      const float* rows = staged.data() + row_offset_[k];
       const ScaleValues v = front_.values_from_rows(rows, rows + 3 * std::size_t(pool_rows),
                                                     rows + 6 * std::size_t(pool_rows), bw_[k], bh_[k]);
       sc.num[k] = v.num;
@@ -258,11 +243,14 @@ class FloatAdmCuda final : public cuda::CudaTwin {
   int in_w_[kScales] = {}, in_h_[kScales] = {}, bw_[kScales] = {}, bh_[kScales] = {};
   Rect pool_[kScales] = {};
   std::size_t row_offset_[kScales] = {};
-  cuda::DeviceArray<std::uint32_t> table_;
+  seam::Buffer<std::uint32_t> table_;  // the CPU's rcpss table, copied once
   std::size_t shared_bytes_ = 0;
   bool use_shared_ = true;
   unsigned row_blocks_ = 1;
-  std::vector<std::unique_ptr<SlotState>> state_;
+  seam::Buffer<float> in_[2];
+  ScaleBands scale_[kScales];
+  seam::Buffer<float> dec_[6];
+  seam::Buffer<float> scratch_;  // rows kernel buffers when a row does not fit in shared memory (else none)
 };
 
 }  // namespace

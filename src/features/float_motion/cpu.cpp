@@ -28,10 +28,12 @@ namespace {
 // with motion_add_scale1).
 class PlaneMotion {
  public:
-  PlaneMotion(int w, int h, int filter_size, bool add_scale1)
-      : blur_(w, h, filter_size), planes_{BigBuffer<float>(std::size_t(w) * h), BigBuffer<float>(std::size_t(w) * h)} {
+  PlaneMotion(int w, int h, int filter_size, bool add_scale1, ResampleView view)
+      : blur_(w, h, filter_size), planes_{BigBuffer<float>(std::size_t(w) * h), BigBuffer<float>(std::size_t(w) * h)},
+        view_(view) {
     if (add_scale1) {
       half_.emplace(w, h);
+      if (!view_.identity()) view_input_ = BigBuffer<float>(std::size_t(w) * h);
       const std::size_t n = std::size_t(half_->width()) * half_->height();
       halves_[0] = BigBuffer<float>(n);
       halves_[1] = BigBuffer<float>(n);
@@ -47,7 +49,7 @@ class PlaneMotion {
     const float total = blur_.run(pic, p, out, prev);
     float half_total = 0.0f;
     if (half_) {
-      half_->run(out, halves_[cur_].data());
+      half_->run(resample_input(out), halves_[cur_].data());
       if (have_prev)
         half_total = sad_total(halves_[cur_].data(), halves_[cur_ ^ 1].data(), half_->width(), half_->height());
     }
@@ -57,8 +59,21 @@ class PlaneMotion {
   }
 
  private:
+  // The plane as libvmaf's resampler reads it (math.hpp: resample_input_at): the blur itself, or for
+  // chroma stored at luma's row stride, the floats at the resampler's shorter stride.
+  const float* resample_input(const float* blur) {
+    if (view_.identity()) return blur;
+    const int w = blur_.width(), h = blur_.height();
+    float* dst = view_input_.data();
+    for (int r = 0; r < h; ++r)
+      for (int c = 0; c < w; ++c) dst[std::size_t(r) * w + c] = resample_input_at(blur, w, view_, r, c);
+    return dst;
+  }
+
   PlaneBlur blur_;
   BigBuffer<float> planes_[2];  // written in full before they are read
+  ResampleView view_;
+  BigBuffer<float> view_input_;  // resample_input's plane, when the strides differ
   std::optional<HalfResampler> half_;
   BigBuffer<float> halves_[2];
   int cur_ = 1;
@@ -73,7 +88,8 @@ class FloatMotionCpu final : public Extractor {
     if (!front_.computes()) return;
     const Params& p = front_.params();
     for (int i = 0; i < front_.planes(); ++i)
-      planes_.emplace_back(front_.plane_width(f, i), front_.plane_height(f, i), p.filter_size, p.add_scale1);
+      planes_.emplace_back(front_.plane_width(f, i), front_.plane_height(f, i), p.filter_size, p.add_scale1,
+                           Front::resample_view(f, i));
   }
 
   void extract(const Picture& ref, const Picture&, unsigned index, FeatureSink& out) override {

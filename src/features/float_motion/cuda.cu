@@ -3,20 +3,18 @@
 //   - per plane, the separable blur of the raw samples (vertical pass, then horizontal, reflect-101,
 //     fp32 products added left to right: math.hpp's blur_dot), one thread per output;
 //   - with motion_add_scale1, the half-size bilinear planes (math.hpp's bilinear_at, the CPU's
-//     position tables uploaded once);
+//     position tables uploaded once), of each chroma plane as libvmaf's resampler reads it
+//     (math.hpp's resample_input_at);
 //   - the SAD against the previous frame's blur: each row summed left to right in fp32 by one
 //     thread, the row sums added in row order by one thread -- the CPU's exact sequence.
-// Temporal state: frame n's blur goes to ring slot n % 2. Frames of different slots run on different
-// streams, so frame n's stream first waits for the event recorded after frame n-1's kernels: the
-// previous blur is complete, and nothing still reads the ring slot frame n overwrites (frame n-2's
-// blur, last read by frame n-1's SAD).
+// Temporal state: frame n's blur goes to ring slot n % 2. A temporal twin: the backend makes frame
+// n's work (on its slot's stream) wait for frame n-1's, so the previous blur is complete and nothing
+// still reads the ring slot frame n overwrites (frame n-2's blur, last read by frame n-1's SAD).
 #include <algorithm>
 #include <cmath>
-#include <memory>
-#include <type_traits>
 #include <vector>
 
-#include "backends/cuda/twin.hpp"
+#include "backends/cuda/staged_twin.hpp"
 #include "core/implementation.hpp"
 #include "features/float_motion/front.hpp"
 #include "features/float_motion/math.hpp"
@@ -71,6 +69,13 @@ __global__ void half_kernel(const float* src, int w, int dw, int dh, const int* 
   }
 }
 
+// The plane as libvmaf's half-size resampler reads it (math.hpp: resample_input_at), into `dst`.
+__global__ void resample_input_kernel(const float* blur, int w, int h, ResampleView v, float* dst) {
+  const long n = long(w) * h;
+  for (long i = long(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += long(gridDim.x) * blockDim.x)
+    dst[i] = resample_input_at(blur, w, v, int(i / w), int(i % w));
+}
+
 // One warp per row: sum |a - b| left to right from 0 in fp32. The lanes load 32 consecutive
 // differences at a time (one cache line, not 32), then every lane adds them in order, each taken
 // from its lane by a shuffle: the same additions in the same order as one thread's loop.
@@ -120,7 +125,7 @@ Params planted(const OptionValues& o) {
   return p;
 }
 
-class FloatMotionCuda final : public cuda::CudaTwin {
+class FloatMotionCuda final : public cuda::StagedTwin<float> {
  public:
   explicit FloatMotionCuda(const OptionValues& o) : front_(o, planted(o)) {}
   void flush(FeatureSink& out) override { front_.flush(out); }
@@ -131,17 +136,14 @@ class FloatMotionCuda final : public cuda::CudaTwin {
   }
 
  private:
-  // One plane's geometry, ring and half-size tables.
+  // One plane's geometry, ring and half-size tables (persistent buffers: the ring is read by the
+  // next frame).
   struct Plane {
     int w = 0, h = 0, dw = 0, dh = 0;
-    cuda::DeviceArray<float> blur[kRing], half[kRing];
-    cuda::DeviceArray<int> x0, x1, y0, y1;
-    cuda::DeviceArray<float> fx, fy;
-  };
-  struct SlotState {
-    cuda::DeviceArray<float> tmp, rows;
-    cuda::DeviceArray<float> totals{6};  // per plane: full, half
-    cuda::PinnedArray<float> host{6};
+    ResampleView view;  // how libvmaf's resampler reads this plane
+    seam::Buffer<float> blur[kRing], half[kRing];
+    seam::Buffer<int> x0, x1, y0, y1;
+    seam::Buffer<float> fx, fy;
   };
 
   // The planted bug "force_zero read only at flush": frames are computed and emitted anyway.
@@ -150,7 +152,7 @@ class FloatMotionCuda final : public cuda::CudaTwin {
   }
   bool computes() const { return front_.computes() || force_zero_only_at_flush(); }
 
-  void init_device(const PictureFormat& f, unsigned slots) override {
+  void declare(const PictureFormat& f, seam::TwinPlan<float>& plan) override {
     front_.init(f);
     bitdepth_ = f.bitdepth;
     const Params& p = front_.params();
@@ -160,32 +162,32 @@ class FloatMotionCuda final : public cuda::CudaTwin {
       big_enough_ = big_enough_ && Front::plane_width(f, i) > taps_ / 2 && Front::plane_height(f, i) > taps_ / 2 &&
                     (!p.add_scale1 || half_size(Front::plane_width(f, i)) <= 7680);
     planes_.clear();
-    state_.clear();
     if (!computes()) return;
-    for (auto& e : events_) e = std::make_unique<cuda::Event>();
+    // Results: per plane its full-size SAD total, then with motion_add_scale1 its half-size one.
+    per_plane_ = p.add_scale1 ? 2 : 1;
+    plan.results(std::size_t(per_plane_) * std::size_t(front_.planes()));
+    plan.temporal();  // frame n's SAD reads frame n-1's blur; frame n overwrites frame n-2's
     std::size_t largest = 0;
     int tallest = 0;
     for (int i = 0; i < front_.planes(); ++i) {
-      auto pl = std::make_unique<Plane>();
-      pl->w = Front::plane_width(f, i);  // chroma: libvmaf's floor-sized region
-      pl->h = Front::plane_height(f, i);
-      const std::size_t n = std::size_t(pl->w) * std::size_t(pl->h);
+      Plane pl;
+      pl.w = Front::plane_width(f, i);  // chroma: libvmaf's floor-sized region
+      pl.h = Front::plane_height(f, i);
+      pl.view = Front::resample_view(f, i);
+      if (cuda::plant("float_motion_cuda_uv_scale1_stride")) pl.view.read = pl.view.stored;
+      const std::size_t n = std::size_t(pl.w) * std::size_t(pl.h);
       largest = std::max(largest, n);
-      tallest = std::max(tallest, pl->h);
-      for (auto& b : pl->blur) b = cuda::DeviceArray<float>(n);
-      if (p.add_scale1) upload_half_tables(*pl);
-      planes_.push_back(std::move(pl));
+      tallest = std::max(tallest, pl.h);
+      for (auto& b : pl.blur) b = plan.persistent<float>(n);
+      if (p.add_scale1) declare_half(pl, plan);
+      planes_.push_back(pl);
     }
-    for (unsigned i = 0; i < slots; ++i) {
-      auto s = std::make_unique<SlotState>();
-      s->tmp = cuda::DeviceArray<float>(largest);
-      s->rows = cuda::DeviceArray<float>(std::size_t(tallest));
-      state_.push_back(std::move(s));
-    }
+    tmp_ = plan.scratch<float>(largest);
+    rows_ = plan.scratch<float>(std::size_t(tallest));
   }
 
   // The CPU's resampler positions (math.hpp: bilinear_tap), computed once on the host.
-  void upload_half_tables(Plane& pl) {
+  static void declare_half(Plane& pl, seam::TwinPlan<float>& plan) {
     pl.dw = half_size(pl.w);
     pl.dh = half_size(pl.h);
     std::vector<int> x0, x1, y0, y1;
@@ -202,80 +204,76 @@ class FloatMotionCuda final : public cuda::CudaTwin {
       y1.push_back(t.i1);
       fy.push_back(t.frac);
     }
-    auto up = [](const auto& v, auto& dst) {
-      using T = typename std::decay_t<decltype(v)>::value_type;
-      dst = cuda::DeviceArray<T>(v.size());
-      cuda::check(cudaMemcpy(dst.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
-    };
-    up(x0, pl.x0);
-    up(x1, pl.x1);
-    up(fx, pl.fx);
-    up(y0, pl.y0);
-    up(y1, pl.y1);
-    up(fy, pl.fy);
+    pl.x0 = plan.table(std::span<const int>(x0));
+    pl.x1 = plan.table(std::span<const int>(x1));
+    pl.fx = plan.table(std::span<const float>(fx));
+    pl.y0 = plan.table(std::span<const int>(y0));
+    pl.y1 = plan.table(std::span<const int>(y1));
+    pl.fy = plan.table(std::span<const float>(fy));
     const std::size_t n = std::size_t(pl.dw) * std::size_t(pl.dh);
-    for (auto& b : pl.half) b = cuda::DeviceArray<float>(n);
+    for (auto& b : pl.half) b = plan.persistent<float>(n);
   }
 
-  void enqueue(cuda::CudaSlot& slot, unsigned index) override {
+  void record(const cuda::Frame<float>& frame) override {
     if (!computes()) return;
-    SlotState& s = *state_[slot.index()];
-    const cudaStream_t st = slot.stream();
+    const unsigned index = frame.index();
+    const cudaStream_t st = frame.stream();
     const Params& p = front_.params();
-    // Frame index-1's kernels (on another slot's stream) must be done first.
-    if (index > 0) cuda::check(cudaStreamWaitEvent(st, events_[(index + 1) % kRing]->get(), 0), "cudaStreamWaitEvent");
     const float recip = float_ssim::sample_scale(bitdepth_);
     const BlurTaps f = taps_ == 3 ? taps3() : taps5();
     const bool identity = p.filter_size == 1;
     const int cur = int(index % kRing), prev = int((index + 1) % kRing);
+    float* const tmp = frame[tmp_];
+    float* const rows = frame[rows_];
     for (int i = 0; i < front_.planes(); ++i) {
-      Plane& pl = *planes_[i];
-      cuda::DevicePlane src = slot.device_ref().plane[i];
+      const Plane& pl = planes_[std::size_t(i)];
+      cuda::DevicePlane src = frame.ref().plane[i];
       src.width = pl.w;  // the scored region (the top-left of the stored plane)
       src.height = pl.h;
       const long n = long(pl.w) * pl.h;
       const unsigned blocks = cuda::blocks_for(n, kThreads);
-      float* out = pl.blur[cur].get();
-      float* first = identity ? out : s.tmp.get();
+      float* out = frame[pl.blur[cur]];
+      float* first = identity ? out : tmp;
       if (bitdepth_ > 8)
         vertical_kernel<unsigned short><<<blocks, kThreads, 0, st>>>(src, recip, taps_, identity, f, first);
       else
         vertical_kernel<unsigned char><<<blocks, kThreads, 0, st>>>(src, recip, taps_, identity, f, first);
       cuda::check(cudaGetLastError(), "float_motion vertical blur launch");
       if (!identity) {
-        horizontal_kernel<<<blocks, kThreads, 0, st>>>(s.tmp.get(), pl.w, pl.h, taps_, f, out);
+        horizontal_kernel<<<blocks, kThreads, 0, st>>>(tmp, pl.w, pl.h, taps_, f, out);
         cuda::check(cudaGetLastError(), "float_motion horizontal blur launch");
       }
       if (p.add_scale1) {
+        const float* half_src = out;
+        if (!pl.view.identity()) {  // tmp is free again: the horizontal pass has read it
+          resample_input_kernel<<<blocks, kThreads, 0, st>>>(out, pl.w, pl.h, pl.view, tmp);
+          cuda::check(cudaGetLastError(), "float_motion resampler input launch");
+          half_src = tmp;
+        }
         half_kernel<<<cuda::blocks_for((long long)pl.dw * pl.dh, kThreads), kThreads, 0, st>>>(
-            out, pl.w, pl.dw, pl.dh, pl.x0.get(), pl.x1.get(), pl.fx.get(), pl.y0.get(), pl.y1.get(), pl.fy.get(),
-            pl.half[cur].get());
+            half_src, pl.w, pl.dw, pl.dh, frame[pl.x0], frame[pl.x1], frame[pl.fx], frame[pl.y0], frame[pl.y1],
+            frame[pl.fy], frame[pl.half[cur]]);
         cuda::check(cudaGetLastError(), "float_motion half-size launch");
       }
       if (index > 0) {
-        enqueue_sad(out, pl.blur[prev].get(), pl.w, pl.h, s.rows.get(), s.totals.get() + 2 * i, st);
-        if (p.add_scale1)
-          enqueue_sad(pl.half[cur].get(), pl.half[prev].get(), pl.dw, pl.dh, s.rows.get(), s.totals.get() + 2 * i + 1,
-                      st);
+        float* const totals = frame.results() + per_plane_ * i;
+        enqueue_sad(out, frame[pl.blur[prev]], pl.w, pl.h, rows, totals, st);
+        if (p.add_scale1) enqueue_sad(frame[pl.half[cur]], frame[pl.half[prev]], pl.dw, pl.dh, rows, totals + 1, st);
       }
     }
-    cuda::check(cudaEventRecord(events_[cur]->get(), st), "cudaEventRecord");
-    if (index > 0)
-      cuda::check(cudaMemcpyAsync(s.host.get(), s.totals.get(), s.totals.size() * sizeof(float), cudaMemcpyDeviceToHost,
-                                  st),
-                  "cudaMemcpyAsync");
+    if (index == 0) frame.skip_results();  // no previous frame: no SAD
   }
 
-  void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
+  void reduce(std::span<const float> totals, unsigned index, FeatureSink& out) override {
     if (!computes()) return front_.emit(index, 0.0, out);
     double score = 0;
-    if (index > 0) {
-      const SlotState& s = *state_[slot.index()];
+    if (!totals.empty()) {
       const bool half = front_.params().add_scale1;
       // Planes scored in double: Y, then + U, then + V (libvmaf adds the float scores in double).
       for (int i = 0; i < front_.planes(); ++i) {
-        const Plane& pl = *planes_[i];
-        const float plane = plane_score(s.host[2 * i], pl.w, pl.h, half, s.host[2 * i + 1], pl.dw, pl.dh);
+        const Plane& pl = planes_[std::size_t(i)];
+        const float* t = totals.data() + per_plane_ * i;
+        const float plane = plane_score(t[0], pl.w, pl.h, half, half ? t[1] : 0.0f, pl.dw, pl.dh);
         score = i == 0 ? double(plane) : score + plane;
       }
     }
@@ -284,11 +282,10 @@ class FloatMotionCuda final : public cuda::CudaTwin {
   }
 
   Front front_;
-  int bitdepth_ = 8, taps_ = 5;
+  int bitdepth_ = 8, taps_ = 5, per_plane_ = 1;
   bool big_enough_ = true;
-  std::vector<std::unique_ptr<Plane>> planes_;
-  std::vector<std::unique_ptr<SlotState>> state_;
-  std::unique_ptr<cuda::Event> events_[kRing];  // recorded after each frame's kernels, by frame % kRing
+  std::vector<Plane> planes_;
+  seam::Buffer<float> tmp_, rows_;  // the vertical pass; the SAD's row sums
 };
 
 }  // namespace

@@ -74,6 +74,12 @@ class Front {
   static int plane_width(const PictureFormat& f, int p) { return f.scored_width(p); }
   static int plane_height(const PictureFormat& f, int p) { return f.scored_height(p); }
 
+  // How libvmaf's half-size resampler reads plane p with motion_add_scale1 (math.hpp: ResampleView):
+  // written at the luma plane's row stride, read at the plane's own.
+  static ResampleView resample_view(const PictureFormat& f, int p) {
+    return {libvmaf_float_stride(plane_width(f, 0)), libvmaf_float_stride(plane_width(f, p))};
+  }
+
   const Params& params() const { return p_; }
   // The planes whose scores make a frame's score (Y, or Y, U, V with motion_add_uv).
   int planes() const { return planes_; }

@@ -78,6 +78,29 @@ VQTWIN_HD inline float mirror_pos(float i, float last) { return i < 0 ? -i : i >
 VQTWIN_HD inline float bilinear_at(const float* r0, const float* r1, int a, int b, float dx, float dy) {
   return (1 - dy) * (1 - dx) * r0[a] + (1 - dy) * dx * r0[b] + dy * (1 - dx) * r1[a] + dy * dx * r1[b];
 }
+// motion_add_scale1 on chroma with motion_add_uv. libvmaf 3.2's float_motion.c keeps every plane's blur
+// at the luma plane's float row stride, but vmaf_image_sad_c (motion.c) resamples its input with the
+// stride it derives from the width it is handed, ALIGN_CEIL(w * 4) / 4 floats (32-byte rows). For a
+// subsampled chroma plane that is a shorter stride than the one the rows were written with: the
+// resampler's row r, column c is the float at flat offset r * read + c of the buffer, i.e. stored row
+// (r * read + c) / stored, column (r * read + c) % stored. Columns at or past the plane's width there are
+// the rows' unwritten padding (never written by libvmaf's blur; zero in a fresh mapping, which is what
+// every golden shows), read here as 0. With equal strides (luma, 4:4:4) this is the plane itself.
+VQTWIN_HD inline int libvmaf_float_stride(int w) {
+  const int bytes = w * 4;
+  return (bytes + (bytes % 32 ? 32 - bytes % 32 : 0)) / 4;
+}
+struct ResampleView {
+  int stored = 0, read = 0;  // row strides in floats: the one written, the one the resampler reads with
+  VQTWIN_HD bool identity() const { return stored == read; }
+};
+// The float the resampler sees at (r, c) of a w-wide plane held densely (row stride w) in `plane`.
+VQTWIN_HD inline float resample_input_at(const float* plane, int w, ResampleView v, int r, int c) {
+  const long k = long(r) * v.read + c;
+  const long row = k / v.stored, col = k % v.stored;
+  return col < w ? plane[row * w + col] : 0.0f;
+}
+
 inline BilinearTap bilinear_tap(int x, int src_n, int dst_n) {
   const float ratio = float(src_n) / float(dst_n);
   const float pos = float((x + 0.5) * double(ratio) - 0.5);

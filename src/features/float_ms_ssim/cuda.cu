@@ -6,12 +6,10 @@
 // CPU's raster-order double sums, reproduced bit for bit by backends/cuda/ordered_sum (the chunked method
 // of core/ordered_sum.hpp, shared with the float_ssim and integer_ssim twins); the host divides and
 // combines (front.hpp).
-#include <memory>
-#include <vector>
 
 #include "backends/cuda/ordered_sum.hpp"
 #include "backends/cuda/grid.cuh"
-#include "backends/cuda/twin.hpp"
+#include "backends/cuda/staged_twin.hpp"
 #include "common/luma_float.hpp"
 #include "core/implementation.hpp"
 #include "features/float_ms_ssim/cells.hpp"
@@ -71,35 +69,22 @@ __global__ void pixel_kernel(Planes5 hp, int map_w, int map_h, GaussTaps g, bool
   }
 }
 
-class FloatMsSsimCuda final : public cuda::CudaTwin {
+class FloatMsSsimCuda final : public cuda::StagedTwin<double> {
  public:
   explicit FloatMsSsimCuda(const OptionValues& o) : front_(o) {}
 
  private:
-  struct SlotState {
-    cuda::DeviceArray<float> pyramid[2];  // ref, dist: levels 0..4 packed (front's offsets)
-    cuda::DeviceArray<float> horizontal[5];
-    cuda::DeviceArray<double> lcs[kLevels];     // per level: l, c, s of every map pixel, one after the other
-    cuda::OrderedSums level_sums[kLevels];      // their three raster-order sums
-    cuda::DeviceArray<double> sums{3 * kLevels};
-    cuda::PinnedArray<double> host{3 * kLevels};
-  };
-
-  void init_device(const PictureFormat& f, unsigned slots) override {
+  void declare(const PictureFormat& f, seam::TwinPlan<double>& plan) override {
     front_.init(f);
     lpf_ = lpf_table();
     gauss_ = gauss_taps();
-    state_.clear();
-    for (unsigned i = 0; i < slots; ++i) {
-      auto st = std::make_unique<SlotState>();
-      for (auto& p : st->pyramid) p = cuda::DeviceArray<float>(front_.pyramid_size());
-      const std::size_t h0 = std::size_t(front_.w(0) - (kWindow - 1)) * std::size_t(front_.h(0));
-      for (auto& p : st->horizontal) p = cuda::DeviceArray<float>(h0);
-      for (int k = 0; k < kLevels; ++k) {
-        st->lcs[k] = cuda::DeviceArray<double>(3 * map_size(k));
-        st->level_sums[k] = cuda::OrderedSums(map_size(k), 3);
-      }
-      state_.push_back(std::move(st));
+    plan.results(3 * kLevels);  // per level: the sums of l, c and s
+    for (auto& p : pyramid_) p = plan.scratch<float>(front_.pyramid_size());  // levels 0..4 packed
+    const std::size_t h0 = std::size_t(front_.w(0) - (kWindow - 1)) * std::size_t(front_.h(0));
+    for (auto& p : horizontal_) p = plan.scratch<float>(h0);
+    for (int k = 0; k < kLevels; ++k) {
+      lcs_[k] = plan.scratch<double>(3 * map_size(k));  // l, c, s of every map pixel, one after the other
+      level_sums_[k] = plan.per_slot<cuda::OrderedSums>(map_size(k), 3);
     }
   }
 
@@ -107,28 +92,27 @@ class FloatMsSsimCuda final : public cuda::CudaTwin {
     return std::size_t(front_.w(k) - (kWindow - 1)) * std::size_t(front_.h(k) - (kWindow - 1));
   }
 
-  void enqueue(cuda::CudaSlot& slot, unsigned) override {
-    SlotState& s = *state_[slot.index()];
-    const cudaStream_t stream = slot.stream();
-    const int bpc = slot.device_ref().bitdepth;
+  void record(const cuda::Frame<double>& frame) override {
+    const cudaStream_t stream = frame.stream();
+    const int bpc = frame.ref().bitdepth;
     const float scale = luma_scale(bpc);
     const long long n0 = (long long)front_.w(0) * front_.h(0);
     for (int img = 0; img < 2; ++img) {
-      const cuda::DevicePlane& p = img == 0 ? slot.device_ref().plane[0] : slot.device_dist().plane[0];
-      if (bpc == 8) cuda::luma_to_float_kernel<std::uint8_t><<<blocks(n0), kThreads, 0, stream>>>(p, scale, 0.0f, s.pyramid[img].get());
-      else cuda::luma_to_float_kernel<std::uint16_t><<<blocks(n0), kThreads, 0, stream>>>(p, scale, 0.0f, s.pyramid[img].get());
+      const cuda::DevicePlane& p = img == 0 ? frame.ref().plane[0] : frame.dist().plane[0];
+      if (bpc == 8) cuda::luma_to_float_kernel<std::uint8_t><<<blocks(n0), kThreads, 0, stream>>>(p, scale, 0.0f, frame[pyramid_[img]]);
+      else cuda::luma_to_float_kernel<std::uint16_t><<<blocks(n0), kThreads, 0, stream>>>(p, scale, 0.0f, frame[pyramid_[img]]);
     }
     cuda::check(cudaGetLastError(), "float_ms_ssim conversion kernel launch");
-    float* r = s.pyramid[0].get();
-    float* d = s.pyramid[1].get();
+    float* r = frame[pyramid_[0]];
+    float* d = frame[pyramid_[1]];
     for (int k = 1; k < kLevels; ++k) {
       decimate_kernel<<<blocks(2LL * front_.w(k) * front_.h(k)), kThreads, 0, stream>>>(
           r + front_.offset(k - 1), d + front_.offset(k - 1), front_.w(k - 1), front_.h(k - 1), lpf_,
           r + front_.offset(k), d + front_.offset(k));
       cuda::check(cudaGetLastError(), "float_ms_ssim decimation kernel launch");
     }
-    const Planes5 hp = {{s.horizontal[0].get(), s.horizontal[1].get(), s.horizontal[2].get(), s.horizontal[3].get(),
-                         s.horizontal[4].get()}};
+    const Planes5 hp = {{frame[horizontal_[0]], frame[horizontal_[1]], frame[horizontal_[2]], frame[horizontal_[3]],
+                         frame[horizontal_[4]]}};
     const bool plant = cuda::plant("float_ms_ssim_cuda_cs_swap");
     for (int k = 0; k < kLevels; ++k) {
       const int w = front_.w(k), h = front_.h(k);
@@ -137,25 +121,22 @@ class FloatMsSsimCuda final : public cuda::CudaTwin {
       horizontal_kernel<<<blocks((long long)map_w * h), kThreads, 0, stream>>>(r + front_.offset(k),
                                                                                d + front_.offset(k), w, h, gauss_, hp);
       cuda::check(cudaGetLastError(), "float_ms_ssim horizontal kernel launch");
-      double* lcs = s.lcs[k].get();
+      double* lcs = frame[lcs_[k]];
       pixel_kernel<<<blocks((long long)map_w * map_h), kThreads, 0, stream>>>(
           hp, map_w, map_h, gauss_, plant && k == kLevels - 1, lcs, lcs + m, lcs + 2 * m);
       cuda::check(cudaGetLastError(), "float_ms_ssim pixel kernel launch");
-      s.level_sums[k].enqueue(lcs, s.sums.get() + 3 * k, stream);
+      frame[level_sums_[k]].enqueue(lcs, frame.results() + 3 * k, stream);
     }
-    cuda::check(cudaMemcpyAsync(s.host.get(), s.sums.get(), s.sums.bytes(), cudaMemcpyDeviceToHost, stream),
-                "cudaMemcpyAsync");
   }
 
-  void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
-    const SlotState& s = *state_[slot.index()];
+  void reduce(std::span<const double> sums, unsigned index, FeatureSink& out) override {
     float l[kLevels], c[kLevels], sv[kLevels];
     for (int k = 0; k < kLevels; ++k) {
       // The CPU's means: each double sum divided by the map size, rounded to float.
       const double n = double((front_.w(k) - (kWindow - 1)) * (front_.h(k) - (kWindow - 1)));
-      l[k] = float(s.host[3 * std::size_t(k)] / n);
-      c[k] = float(s.host[3 * std::size_t(k) + 1] / n);
-      sv[k] = float(s.host[3 * std::size_t(k) + 2] / n);
+      l[k] = float(sums[3 * std::size_t(k)] / n);
+      c[k] = float(sums[3 * std::size_t(k) + 1] / n);
+      sv[k] = float(sums[3 * std::size_t(k) + 2] / n);
     }
     front_.emit(l, c, sv, index, out);
   }
@@ -163,7 +144,10 @@ class FloatMsSsimCuda final : public cuda::CudaTwin {
   Front front_;
   LpfTable lpf_{};
   GaussTaps gauss_{};
-  std::vector<std::unique_ptr<SlotState>> state_;
+  seam::Buffer<float> pyramid_[2];  // ref, dist
+  seam::Buffer<float> horizontal_[5];
+  seam::Buffer<double> lcs_[kLevels];
+  seam::Object<cuda::OrderedSums> level_sums_[kLevels];  // the three raster-order sums of each level
 };
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "backends/cuda/ordered_sum.hpp"
-#include "backends/cuda/twin.hpp"
+#include "backends/cuda/staged_twin.hpp"
 #include "core/implementation.hpp"
 #include "features/float_ssim/decimate_exact.hpp"
 #include "features/float_ssim/device_hooks.hpp"
@@ -130,24 +130,13 @@ void enqueue_plane(const cuda::DevicePlane& src, int bitdepth, int scale, int ou
   else launch_plane<unsigned char>(src, scale, reciprocal(bitdepth), out_w, out_h, out, stream);
 }
 
-class FloatSsimCuda final : public cuda::CudaTwin {
+class FloatSsimCuda final : public cuda::StagedTwin<double> {
  public:
   explicit FloatSsimCuda(const OptionValues& o) : front_(o) {}
   unsigned planes_read() const override { return 1; }  // luma
 
  private:
-  struct SlotState {
-    SlotState(std::size_t plane, std::size_t horizontal, std::size_t map, int arrays)
-        : planes(2 * plane), moments(5 * horizontal), terms(std::size_t(arrays) * map), sums(map, arrays) {}
-    cuda::DeviceArray<float> planes;    // ref, dist
-    cuda::DeviceArray<float> moments;   // five horizontally filtered planes
-    cuda::DeviceArray<double> terms;    // per-pixel l*c*s (then l, c, s)
-    cuda::OrderedSums sums;
-    cuda::DeviceArray<double> totals{4};
-    cuda::PinnedArray<double> host{4};
-  };
-
-  void init_device(const PictureFormat& f, unsigned slots) override {
+  void declare(const PictureFormat& f, seam::TwinPlan<double>& plan) override {
     front_.init(f);
     bitdepth_ = f.bitdepth;
     const Geometry& g = front_.geometry();
@@ -155,35 +144,34 @@ class FloatSsimCuda final : public cuda::CudaTwin {
     const std::size_t plane = std::size_t(g.plane_w) * std::size_t(g.plane_h);
     const std::size_t horizontal = std::size_t(g.map_w()) * std::size_t(g.plane_h);
     const std::size_t map = std::size_t(g.map_w()) * std::size_t(g.map_h());
-    state_.clear();
-    for (unsigned i = 0; i < slots; ++i) state_.push_back(std::make_unique<SlotState>(plane, horizontal, map, arrays_));
+    plan.results(std::size_t(arrays_));  // the raster-order sum of each term map
+    planes_ = plan.scratch<float>(2 * plane);        // ref, dist
+    moments_ = plan.scratch<float>(5 * horizontal);  // five horizontally filtered planes
+    terms_ = plan.scratch<double>(std::size_t(arrays_) * map);  // per-pixel l*c*s (then l, c, s)
+    sums_ = plan.per_slot<cuda::OrderedSums>(map, arrays_);
   }
 
-  void enqueue(cuda::CudaSlot& slot, unsigned) override {
-    SlotState& s = *state_[slot.index()];
+  void record(const cuda::Frame<double>& frame) override {
     const Geometry& g = front_.geometry();
-    const cudaStream_t st = slot.stream();
+    const cudaStream_t st = frame.stream();
     const std::size_t plane = std::size_t(g.plane_w) * std::size_t(g.plane_h);
-    float* r = s.planes.get();
+    float* r = frame[planes_];
     float* d = r + plane;
-    enqueue_plane(slot.device_ref().plane[0], bitdepth_, g.scale, g.plane_w, g.plane_h, r, st);
-    enqueue_plane(slot.device_dist().plane[0], bitdepth_, g.scale, g.plane_w, g.plane_h, d, st);
+    enqueue_plane(frame.ref().plane[0], bitdepth_, g.scale, g.plane_w, g.plane_h, r, st);
+    enqueue_plane(frame.dist().plane[0], bitdepth_, g.scale, g.plane_w, g.plane_h, d, st);
     horizontal_kernel<<<cuda::blocks_for((long long)g.map_w() * g.plane_h, kThreads), kThreads, 0, st>>>(
-        r, d, g.plane_w, g.plane_h, s.moments.get());
+        r, d, g.plane_w, g.plane_h, frame[moments_]);
     cuda::check(cudaGetLastError(), "float_ssim horizontal kernel launch");
     pixel_kernel<<<cuda::blocks_for((long long)g.map_w() * g.map_h(), kThreads), kThreads, 0, st>>>(
-        s.moments.get(), g.map_w(), g.plane_h, arrays_ == 4, s.terms.get());
+        frame[moments_], g.map_w(), g.plane_h, arrays_ == 4, frame[terms_]);
     cuda::check(cudaGetLastError(), "float_ssim pixel kernel launch");
-    s.sums.enqueue(s.terms.get(), s.totals.get(), st);
-    cuda::check(cudaMemcpyAsync(s.host.get(), s.totals.get(), sizeof(double) * arrays_, cudaMemcpyDeviceToHost, st),
-                "cudaMemcpyAsync");
+    frame[sums_].enqueue(frame[terms_], frame.results(), st);
   }
 
-  void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
-    const SlotState& s = *state_[slot.index()];
+  void reduce(std::span<const double> totals, unsigned index, FeatureSink& out) override {
     const Geometry& g = front_.geometry();
-    double sums[4] = {s.host[0], 0, 0, 0};
-    for (int j = 1; j < arrays_; ++j) sums[j] = s.host[j];
+    double sums[4] = {totals[0], 0, 0, 0};
+    for (int j = 1; j < arrays_; ++j) sums[j] = totals[std::size_t(j)];
     if (cuda::plant("float_ssim_cuda_double_mean")) {
       const double n = double(g.map_w() * g.map_h());
       front_.emit_values(sums[0] / n, sums[1] / n, sums[2] / n, sums[3] / n, index, out);
@@ -197,7 +185,9 @@ class FloatSsimCuda final : public cuda::CudaTwin {
   Front front_;
   int bitdepth_ = 8;
   int arrays_ = 1;
-  std::vector<std::unique_ptr<SlotState>> state_;
+  seam::Buffer<float> planes_, moments_;
+  seam::Buffer<double> terms_;
+  seam::Object<cuda::OrderedSums> sums_;
 };
 
 }  // namespace

@@ -7,11 +7,10 @@
 // vif_prescale that resizes the plane runs one thread per output too (the Lanczos weights, which use
 // the C library's sin, computed on the host once per output column and row).
 #include <array>
-#include <memory>
 #include <vector>
 
 #include "backends/cuda/grid.cuh"
-#include "backends/cuda/twin.hpp"
+#include "backends/cuda/staged_twin.hpp"
 #include "common/luma_float.hpp"
 #include "core/implementation.hpp"
 #include "features/float_vif/cells.hpp"
@@ -67,20 +66,12 @@ __global__ void rows_kernel(const float* a, const float* b, int w, int h, Taps k
 
 unsigned blocks(long long n) { return cuda::blocks_for(n, kThreads, 1, 4096); }
 
-class FloatVifCuda final : public cuda::CudaTwin {
+class FloatVifCuda final : public cuda::StagedTwin<float> {
  public:
   explicit FloatVifCuda(const OptionValues& o) : front_(o) {}
 
  private:
-  struct SlotState {
-    cuda::DeviceArray<float> in[2];                      // the luma as floats when vif_prescale resizes it
-    cuda::DeviceArray<float> ref[kScales], dis[kScales];  // each scale's planes
-    cuda::DeviceArray<float> rows;                       // per scale: num totals, then den totals
-    cuda::PinnedArray<float> host;
-    cuda::DeviceArray<float> scratch;  // rows kernel buffers when a row does not fit in shared memory
-  };
-
-  void init_device(const PictureFormat& f, unsigned slots) override {
+  void declare(const PictureFormat& f, seam::TwinPlan<float>& plan) override {
     front_.init(f);
     if (front_.resizes() && front_.method() == PrescaleMethod::kLanczos4) {
       const float rx = float(f.width) / float(front_.scaled_width());
@@ -88,11 +79,11 @@ class FloatVifCuda final : public cuda::CudaTwin {
       std::vector<LanczosAxis> ax(std::size_t(front_.scaled_width())), ay(std::size_t(front_.scaled_height()));
       for (int x = 0; x < front_.scaled_width(); ++x) ax[std::size_t(x)] = lanczos_axis(x, rx);
       for (int y = 0; y < front_.scaled_height(); ++y) ay[std::size_t(y)] = lanczos_axis(y, ry);
-      lanczos_x_ = cuda::DeviceArray<LanczosAxis>(ax.size());
-      lanczos_y_ = cuda::DeviceArray<LanczosAxis>(ay.size());
-      cuda::check(cudaMemcpy(lanczos_x_.get(), ax.data(), lanczos_x_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
-      cuda::check(cudaMemcpy(lanczos_y_.get(), ay.data(), lanczos_y_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+      lanczos_x_ = plan.table(std::span<const LanczosAxis>(ax));
+      lanczos_y_ = plan.table(std::span<const LanczosAxis>(ay));
     }
+    // Results: per scale computed, its rows' num totals, then their den totals (a skipped scale 0
+    // has none: only what the kernels write is copied back).
     int w = front_.scaled_width(), h = front_.scaled_height();
     std::size_t rows = 0;
     for (int s = 0; s < kScales; ++s) {
@@ -100,9 +91,10 @@ class FloatVifCuda final : public cuda::CudaTwin {
       w_[s] = w;
       h_[s] = h;
       row_offset_[s] = rows;
-      rows += 2 * std::size_t(h);
+      if (s > 0 || !front_.skip_scale0()) rows += 2 * std::size_t(h);
       taps_[s] = taps_of(front_.kernel(s));
     }
+    plan.results(rows);
     int device = 0, optin = 0;
     cuda::check(cudaGetDevice(&device), "cudaGetDevice");
     cuda::check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
@@ -112,33 +104,25 @@ class FloatVifCuda final : public cuda::CudaTwin {
       cuda::check(cudaFuncSetAttribute(rows_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes_)),
                   "cudaFuncSetAttribute");
     row_blocks_ = unsigned(h_[0] < int(kMaxRowBlocks) ? h_[0] : int(kMaxRowBlocks));
-    state_.clear();
-    for (unsigned i = 0; i < slots; ++i) {
-      auto st = std::make_unique<SlotState>();
-      if (front_.resizes())
-        for (auto& p : st->in) p = cuda::DeviceArray<float>(std::size_t(f.width) * std::size_t(f.height));
-      for (int s = 0; s < kScales; ++s) {
-        st->ref[s] = cuda::DeviceArray<float>(std::size_t(w_[s]) * std::size_t(h_[s]));
-        st->dis[s] = cuda::DeviceArray<float>(std::size_t(w_[s]) * std::size_t(h_[s]));
-      }
-      st->rows = cuda::DeviceArray<float>(rows);
-      st->host = cuda::PinnedArray<float>(rows);
-      if (!use_shared_) st->scratch = cuda::DeviceArray<float>(std::size_t(row_blocks_) * 7 * std::size_t(w_[0]));
-      state_.push_back(std::move(st));
+    if (front_.resizes())  // the luma as floats when vif_prescale resizes it
+      for (auto& p : in_) p = plan.scratch<float>(std::size_t(f.width) * std::size_t(f.height));
+    for (int s = 0; s < kScales; ++s) {
+      ref_[s] = plan.scratch<float>(std::size_t(w_[s]) * std::size_t(h_[s]));
+      dis_[s] = plan.scratch<float>(std::size_t(w_[s]) * std::size_t(h_[s]));
     }
+    if (!use_shared_) scratch_ = plan.scratch<float>(std::size_t(row_blocks_) * 7 * std::size_t(w_[0]));
   }
 
-  void enqueue(cuda::CudaSlot& slot, unsigned) override {
-    SlotState& s = *state_[slot.index()];
-    const cudaStream_t stream = slot.stream();
-    const cuda::DevicePlane& r = slot.device_ref().plane[0];
-    const cuda::DevicePlane& d = slot.device_dist().plane[0];
+  void record(const cuda::Frame<float>& frame) override {
+    const cudaStream_t stream = frame.stream();
+    const cuda::DevicePlane& r = frame.ref().plane[0];
+    const cuda::DevicePlane& d = frame.dist().plane[0];
     const long long n = (long long)front_.width() * front_.height();
-    const float scale = luma_scale(slot.device_ref().bitdepth);
+    const float scale = luma_scale(frame.ref().bitdepth);
     const bool resize = front_.resizes();
-    float* const in_ref = resize ? s.in[0].get() : s.ref[0].get();
-    float* const in_dis = resize ? s.in[1].get() : s.dis[0].get();
-    if (slot.device_ref().bitdepth == 8) {
+    float* const in_ref = resize ? frame[in_[0]] : frame[ref_[0]];
+    float* const in_dis = resize ? frame[in_[1]] : frame[dis_[0]];
+    if (frame.ref().bitdepth == 8) {
       cuda::luma_to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(r, scale, 128.0f, in_ref);
       cuda::luma_to_float_kernel<std::uint8_t><<<blocks(n), kThreads, 0, stream>>>(d, scale, 128.0f, in_dis);
     } else {
@@ -152,36 +136,33 @@ class FloatVifCuda final : public cuda::CudaTwin {
       const long long m = (long long)w_[0] * h_[0];
       for (int img = 0; img < 2; ++img)
         prescale_kernel<<<blocks(m), kThreads, 0, stream>>>(front_.method(), img ? in_dis : in_ref, sw, sh, rx, ry,
-                                                            lanczos_x_.get(), lanczos_y_.get(), w_[0], h_[0],
-                                                            img ? s.dis[0].get() : s.ref[0].get());
+                                                            frame[lanczos_x_], frame[lanczos_y_], w_[0], h_[0],
+                                                            img ? frame[dis_[0]] : frame[ref_[0]]);
       cuda::check(cudaGetLastError(), "float_vif prescale kernel launch");
     }
     const bool plant = cuda::plant("float_vif_cuda_row_sum");
     for (int sc = front_.skip_scale0() ? 1 : 0; sc < kScales; ++sc) {
       if (sc > 0) {
         const long long m = (long long)w_[sc] * h_[sc];
-        decimate_kernel<<<blocks(m), kThreads, 0, stream>>>(s.ref[sc - 1].get(), w_[sc - 1], h_[sc - 1], taps_[sc],
-                                                           s.ref[sc].get());
-        decimate_kernel<<<blocks(m), kThreads, 0, stream>>>(s.dis[sc - 1].get(), w_[sc - 1], h_[sc - 1], taps_[sc],
-                                                           s.dis[sc].get());
+        decimate_kernel<<<blocks(m), kThreads, 0, stream>>>(frame[ref_[sc - 1]], w_[sc - 1], h_[sc - 1], taps_[sc],
+                                                           frame[ref_[sc]]);
+        decimate_kernel<<<blocks(m), kThreads, 0, stream>>>(frame[dis_[sc - 1]], w_[sc - 1], h_[sc - 1], taps_[sc],
+                                                           frame[dis_[sc]]);
         cuda::check(cudaGetLastError(), "float_vif decimation kernel launch");
       }
-      float* rows = s.rows.get() + row_offset_[sc];
+      float* rows = frame.results() + row_offset_[sc];
       const unsigned grid = unsigned(h_[sc] < int(row_blocks_) ? h_[sc] : int(row_blocks_));
       rows_kernel<<<grid, kThreads, use_shared_ ? shared_bytes_ : 0, stream>>>(
-          s.ref[sc].get(), s.dis[sc].get(), w_[sc], h_[sc], taps_[sc], front_.params(),
-          use_shared_ ? nullptr : s.scratch.get(), plant, rows, rows + h_[sc]);
+          frame[ref_[sc]], frame[dis_[sc]], w_[sc], h_[sc], taps_[sc], front_.params(), frame[scratch_], plant, rows,
+          rows + h_[sc]);
       cuda::check(cudaGetLastError(), "float_vif rows kernel launch");
     }
-    cuda::check(cudaMemcpyAsync(s.host.get(), s.rows.get(), s.rows.bytes(), cudaMemcpyDeviceToHost, stream),
-                "cudaMemcpyAsync");
   }
 
-  void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
-    const SlotState& s = *state_[slot.index()];
+  void reduce(std::span<const float> staged, unsigned index, FeatureSink& out) override {
     std::array<ScaleSums, kScales> sums{};
     for (int sc = front_.skip_scale0() ? 1 : 0; sc < kScales; ++sc) {
-      const float* rows = s.host.get() + row_offset_[sc];
+      const float* rows = staged.data() + row_offset_[sc];
       sums[std::size_t(sc)] = {sum_in_order(rows, h_[sc]), sum_in_order(rows + h_[sc], h_[sc])};
     }
     front_.emit(sums, index, out);
@@ -191,11 +172,13 @@ class FloatVifCuda final : public cuda::CudaTwin {
   int w_[kScales] = {}, h_[kScales] = {};
   std::size_t row_offset_[kScales] = {};
   Taps taps_[kScales] = {};
-  cuda::DeviceArray<LanczosAxis> lanczos_x_, lanczos_y_;  // lanczos4 prescale: weights per output column/row
+  seam::Buffer<LanczosAxis> lanczos_x_, lanczos_y_;  // lanczos4 prescale: weights per output column/row
   std::size_t shared_bytes_ = 0;
   bool use_shared_ = true;
   unsigned row_blocks_ = 1;
-  std::vector<std::unique_ptr<SlotState>> state_;
+  seam::Buffer<float> in_[2];                     // the luma as floats when vif_prescale resizes it
+  seam::Buffer<float> ref_[kScales], dis_[kScales];  // each scale's planes
+  seam::Buffer<float> scratch_;  // rows kernel buffers when a row does not fit in shared memory (else none)
 };
 
 }  // namespace

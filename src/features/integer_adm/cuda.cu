@@ -4,12 +4,10 @@
 // AIM and denominator terms in int64 and rounding the row's sums by the per-row shift, as the CPU
 // does. Every rule is the CPU's, one output at a time (cells.hpp over math.hpp); the decouple's
 // reciprocal table is the CPU's constexpr table, copied to the device once.
-#include <memory>
-#include <vector>
 
 #include "backends/cuda/reduce.cuh"
 #include "backends/cuda/grid.cuh"
-#include "backends/cuda/twin.hpp"
+#include "backends/cuda/staged_twin.hpp"
 #include "core/implementation.hpp"
 #include "features/integer_adm/cells.hpp"
 #include "features/integer_adm/front.hpp"
@@ -131,11 +129,12 @@ struct Planes {
   cuda::DeviceArray<T> rst[3], q[3];
 };
 
-class AdmCuda final : public cuda::CudaTwin {
+class AdmCuda final : public cuda::StagedTwin<unsigned long long> {
  public:
   explicit AdmCuda(const OptionValues& o) : front_(o) {}
 
  private:
+  // A slot's planes: per slot, built by the backend (TwinPlan::per_slot).
   struct SlotState {
     SlotState(std::size_t n0, std::size_t n1) : planes16(n0), planes32(n1) {
       for (int img = 0; img < 2; ++img) {
@@ -148,50 +147,47 @@ class AdmCuda final : public cuda::CudaTwin {
     Planes<int32_t> planes32;
     cuda::DeviceArray<int32_t> a[2][2];  // [ping-pong][ref, dis]: scales 0 and 2 in [0], 1 and 3 in [1]
     cuda::DeviceArray<int32_t> masks[4];  // mask_q, centre_q, mask_r, centre_r
-    cuda::DeviceArray<unsigned long long> sums{4 * kSums};
-    cuda::PinnedArray<unsigned long long> host{4 * kSums};
   };
 
-  void init_device(const PictureFormat& f, unsigned slots) override {
+  void declare(const PictureFormat& f, seam::TwinPlan<unsigned long long>& plan) override {
     front_.init(f);
     const Computer& c = front_.computer();
-    // The CPU's table, copied once.
-    div_ = cuda::DeviceArray<int32_t>(32769);
-    cuda::check(cudaMemcpy(div_.get(), kReciprocal.div, sizeof(kReciprocal.div), cudaMemcpyHostToDevice),
-                "cudaMemcpy (ADM reciprocal table)");
+    div_ = plan.table(std::span<const int32_t>(kReciprocal.div));  // the CPU's table, copied once
     const std::size_t n0 = std::size_t(c.geometry(0).w) * std::size_t(c.geometry(0).h);
     const std::size_t n1 = std::size_t(c.geometry(1).w) * std::size_t(c.geometry(1).h);
-    state_.clear();
-    for (unsigned i = 0; i < slots; ++i) state_.push_back(std::make_unique<SlotState>(n0, n1));
+    plan.results(4 * kSums, /*zeroed=*/true);  // per scale: num, aim, den of each orientation
+    state_ = plan.per_slot<SlotState>(n0, n1);
   }
 
   // Decouple/CSF and the masked row sums of one scale whose bands are computed.
   template <class T, class F>
-  void masked_sums(int scale, const ScalePlanes<T>& p, const F& f, unsigned long long* acc, cudaStream_t stream) const {
+  void masked_sums(int scale, const ScalePlanes<T>& p, const F& f, const int32_t* div, unsigned long long* acc,
+                   cudaStream_t stream) const {
     const Computer& c = front_.computer();
     const ScaleGeometry& g = c.geometry(scale);
     const bool aim = !c.settings().skip_aim;
     const Rect& need = g.needed;
     const int mask_shift = cuda::plant("adm_cuda_mask_shift") ? 1 : 0;  // the harness must catch this
     prepare_kernel<T, F><<<blocks((long long)(need.right - need.left) * (need.bottom - need.top)), kThreads, 0,
-                           stream>>>(p, f, c.settings().enhn_gain_limit, div_.get(), aim, need, mask_shift);
+                           stream>>>(p, f, c.settings().enhn_gain_limit, div, aim, need, mask_shift);
     cuda::check(cudaGetLastError(), "ADM decouple kernel launch");
     masked_rows_kernel<T, F><<<cuda::blocks_for(g.pool.height(), 1, 1, kMaxBlocks), kThreads, 0, stream>>>(p, f, g, aim,
                                                                                                           acc);
     cuda::check(cudaGetLastError(), "ADM masking kernel launch");
   }
 
-  void enqueue(cuda::CudaSlot& slot, unsigned) override {
-    SlotState& s = *state_[slot.index()];
-    const cudaStream_t stream = slot.stream();
+  void record(const cuda::Frame<unsigned long long>& frame) override {
+    SlotState& s = frame[state_];
+    unsigned long long* const sums = frame.results();
+    const int32_t* const div = frame[div_];
+    const cudaStream_t stream = frame.stream();
     const Computer& c = front_.computer();
-    cuda::check(cudaMemsetAsync(s.sums.get(), 0, s.sums.bytes(), stream), "cudaMemsetAsync");
     int32_t* const masks[4] = {s.masks[0].get(), s.masks[1].get(), s.masks[2].get(), s.masks[3].get()};
 
     // Scale 0 from the luma samples.
     const ScaleGeometry& g0 = c.geometry(0);
-    const cuda::DevicePlane& ref = slot.device_ref().plane[0];
-    const cuda::DevicePlane& dis = slot.device_dist().plane[0];
+    const cuda::DevicePlane& ref = frame.ref().plane[0];
+    const cuda::DevicePlane& dis = frame.dist().plane[0];
     const DwtOut<int16_t> o_ref = s.planes16.out(0, s.a[0][0].get()), o_dis = s.planes16.out(1, s.a[0][1].get());
     const long long cells0 = 2LL * g0.w * g0.h;
     if (c.bitdepth() == 8)
@@ -203,7 +199,7 @@ class AdmCuda final : public cuda::CudaTwin {
     if (!c.settings().skip_scale0) {
       Csf0 f;
       for (int t = 0; t < 3; ++t) f.r[t] = c.factors().r0[t];
-      masked_sums(0, s.planes16.view(g0.w, g0.h, masks), f, s.sums.get(), stream);
+      masked_sums(0, s.planes16.view(g0.w, g0.h, masks), f, div, sums, stream);
     }
 
     // Scales 1-3 from the previous a band (ping-pong, as the CPU).
@@ -217,17 +213,14 @@ class AdmCuda final : public cuda::CudaTwin {
       cuda::check(cudaGetLastError(), "ADM DWT kernel launch");
       Csf123 f;
       for (int t = 0; t < 3; ++t) f.r[t] = c.factors().rs[scale][t];
-      masked_sums(scale, s.planes32.view(g.w, g.h, masks), f, s.sums.get() + kSums * scale, stream);
+      masked_sums(scale, s.planes32.view(g.w, g.h, masks), f, div, sums + kSums * scale, stream);
     }
-    cuda::check(cudaMemcpyAsync(s.host.get(), s.sums.get(), s.sums.bytes(), cudaMemcpyDeviceToHost, stream),
-                "cudaMemcpyAsync");
   }
 
-  void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
-    const SlotState& s = *state_[slot.index()];
+  void reduce(std::span<const unsigned long long> staged, unsigned index, FeatureSink& out) override {
     FrameSums sums;
     for (int scale = 0; scale < 4; ++scale) {
-      const unsigned long long* v = s.host.get() + kSums * scale;
+      const unsigned long long* v = staged.data() + kSums * scale;
       for (int t = 0; t < 3; ++t) {
         sums.scale[scale].num[t] = int64_t(v[t]);
         sums.scale[scale].aim[t] = int64_t(v[3 + t]);
@@ -238,8 +231,8 @@ class AdmCuda final : public cuda::CudaTwin {
   }
 
   Front front_;
-  cuda::DeviceArray<int32_t> div_;
-  std::vector<std::unique_ptr<SlotState>> state_;
+  seam::Buffer<int32_t> div_;
+  seam::Object<SlotState> state_;
 };
 
 }  // namespace

@@ -5,12 +5,10 @@
 // at a time (cells.hpp); the double block is per pixel and compiled without contraction; the log
 // table is the CPU's, copied to the device once.
 #include <array>
-#include <memory>
 #include <string>
-#include <vector>
 
 #include "backends/cuda/reduce.cuh"
-#include "backends/cuda/twin.hpp"
+#include "backends/cuda/staged_twin.hpp"
 #include "core/implementation.hpp"
 #include "features/integer_vif/cells.hpp"
 #include "features/integer_vif/front.hpp"
@@ -85,11 +83,12 @@ __global__ void downsample_horizontal_kernel(const std::uint32_t* v, int w, int 
 
 unsigned blocks(long long n) { return cuda::blocks_for(n, kThreads, 1, kMaxBlocks); }
 
-class VifCuda final : public cuda::CudaTwin {
+class VifCuda final : public cuda::StagedTwin<unsigned long long> {
  public:
   explicit VifCuda(const OptionValues& o) : front_(o) {}
 
  private:
+  // A slot's planes: per slot, built by the backend (TwinPlan::per_slot).
   struct SlotState {
     SlotState(int w, int h) {
       const std::size_t n = std::size_t(w) * std::size_t(h);
@@ -107,20 +106,17 @@ class VifCuda final : public cuda::CudaTwin {
     cuda::DeviceArray<std::uint32_t> moments[5];
     cuda::DeviceArray<std::uint32_t> down;  // the vertical pass of a downsampling
     cuda::DeviceArray<std::uint16_t> scaled_x[kNumScales], scaled_y[kNumScales];  // index 0 unused
-    cuda::DeviceArray<unsigned long long> sums{4 * kNumScales};
-    cuda::PinnedArray<unsigned long long> host{4 * kNumScales};
+    unsigned long long* sums = nullptr;         // the frame's results: 4 per scale
+    const std::uint16_t* log_table = nullptr;  // the twin's table on the device
   };
 
-  void init_device(const PictureFormat& f, unsigned slots) override {
+  void declare(const PictureFormat& f, seam::TwinPlan<unsigned long long>& plan) override {
     front_.init(f);
     for (int s = 0; s < kNumScales; ++s) taps_[s] = taps_of(s);
     // The CPU's table, copied once (never regenerated with the device's log2).
-    const std::size_t entries = kLogTableSize + 16;
-    log_table_ = cuda::DeviceArray<std::uint16_t>(entries);
-    cuda::check(cudaMemcpy(log_table_.get(), log2_table(), entries * sizeof(std::uint16_t), cudaMemcpyHostToDevice),
-                "cudaMemcpy (VIF log table)");
-    state_.clear();
-    for (unsigned i = 0; i < slots; ++i) state_.push_back(std::make_unique<SlotState>(f.width, f.height));
+    log_table_ = plan.table(std::span<const std::uint16_t>(log2_table(), kLogTableSize + 16));
+    plan.results(4 * kNumScales, /*zeroed=*/true);  // per scale: num_log, den_log, lin_sigma2, lin_count
+    state_ = plan.per_slot<SlotState>(f.width, f.height);
   }
 
   template <class T>
@@ -133,7 +129,7 @@ class VifCuda final : public cuda::CudaTwin {
     moments_kernel<T><<<blocks(n), kThreads, 0, stream>>>(x, stride_x, y, stride_y, w, h, taps_[scale], sh, s.planes());
     cuda::check(cudaGetLastError(), "VIF moments kernel launch");
     statistic_kernel<<<blocks(n), kThreads, 0, stream>>>(s.planes(), w, h, taps_[scale], setup.gain_limit,
-                                                         log_table_.get(), s.sums.get() + 4 * scale);
+                                                         s.log_table, s.sums + 4 * scale);
     cuda::check(cudaGetLastError(), "VIF statistic kernel launch");
   }
 
@@ -151,7 +147,7 @@ class VifCuda final : public cuda::CudaTwin {
   }
 
   template <class T>
-  void frame(const cuda::DevicePlane& ref, const cuda::DevicePlane& dist, SlotState& s, cudaStream_t stream) const {
+  void compute(const cuda::DevicePlane& ref, const cuda::DevicePlane& dist, SlotState& s, cudaStream_t stream) const {
     const FrameSetup& setup = front_.setup();
     const T* x0 = static_cast<const T*>(ref.data);
     const T* y0 = static_cast<const T*>(dist.data);
@@ -173,24 +169,22 @@ class VifCuda final : public cuda::CudaTwin {
     }
   }
 
-  void enqueue(cuda::CudaSlot& slot, unsigned) override {
-    SlotState& s = *state_[slot.index()];
-    const cudaStream_t stream = slot.stream();
-    cuda::check(cudaMemsetAsync(s.sums.get(), 0, s.sums.bytes(), stream), "cudaMemsetAsync");
-    const cuda::DevicePlane& ref = slot.device_ref().plane[0];
-    const cuda::DevicePlane& dist = slot.device_dist().plane[0];
-    if (front_.setup().bpc == 8) frame<std::uint8_t>(ref, dist, s, stream);
-    else frame<std::uint16_t>(ref, dist, s, stream);
-    cuda::check(cudaMemcpyAsync(s.host.get(), s.sums.get(), s.sums.bytes(), cudaMemcpyDeviceToHost, stream),
-                "cudaMemcpyAsync");
+  void record(const cuda::Frame<unsigned long long>& frame) override {
+    SlotState& s = frame[state_];
+    s.sums = frame.results();
+    s.log_table = frame[log_table_];
+    const cudaStream_t stream = frame.stream();
+    const cuda::DevicePlane& ref = frame.ref().plane[0];
+    const cuda::DevicePlane& dist = frame.dist().plane[0];
+    if (front_.setup().bpc == 8) compute<std::uint8_t>(ref, dist, s, stream);
+    else compute<std::uint16_t>(ref, dist, s, stream);
   }
 
-  void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
-    const SlotState& s = *state_[slot.index()];
+  void reduce(std::span<const unsigned long long> staged, unsigned index, FeatureSink& out) override {
     std::array<Accum, kNumScales> sums{};
     const FrameSetup& setup = front_.setup();
     for (int k = 0; k < kNumScales; ++k) {
-      const unsigned long long* v = s.host.get() + 4 * k;
+      const unsigned long long* v = staged.data() + 4 * k;
       sums[k] = {std::int64_t(v[0]), std::int64_t(v[1]), std::int64_t(v[2]), std::int64_t(v[3])};
       // Every term of every sum is >= 0 and a scale has at most w x h linear-branch pixels, whatever
       // the samples: anything else did not come from the kernels (a transfer or device fault), and is
@@ -208,8 +202,8 @@ class VifCuda final : public cuda::CudaTwin {
 
   Front front_;
   Taps taps_[kNumScales];
-  cuda::DeviceArray<std::uint16_t> log_table_;
-  std::vector<std::unique_ptr<SlotState>> state_;
+  seam::Buffer<std::uint16_t> log_table_;
+  seam::Object<SlotState> state_;
 };
 
 }  // namespace
