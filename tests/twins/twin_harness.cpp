@@ -11,7 +11,7 @@
 // check leaves to the CPU (-ENOTSUP: a model falls back there) are counted ("to CPU"), not compared.
 //
 //   twin_harness [--backend cuda|vulkan] [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N]
-//                [--first-difference] [--fixtures-only] [--phases small,options,pairs,large] [--sanitizer]
+//                [--first-difference] [--fixtures-only] [--phases small,options,pairs,large,deep] [--sanitizer]
 //                (--sanitizer: --quick --phases sanitizer-sizes,sanitizer-sets)
 //                [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]   (one case, every value printed)
 // --backend picks the device backend whose twins run (default cuda): the same matrix for each.
@@ -303,7 +303,7 @@ struct Args {
   // case's content comes from its own seed, so every shard computes the same cases as a whole run).
   bool mine(unsigned long index) const { return index % shards == shard; }
   bool generated = true;                       // --fixtures-only: false
-  std::string phases = "small,options,pairs,large";  // --phases: which parts of the generated matrix run
+  std::string phases = "small,options,pairs,large";  // --phases: which parts of the generated matrix run (deep: when named)
   std::string one_case;  // --case WxH:BPC:CHROMA:CONTENT[:OPTIONS]: that case alone, --repeat times
   unsigned repeat = 1;
   Backend backend = Backend::kCuda;  // --backend: whose twins
@@ -459,6 +459,12 @@ void run_generated(const ExtractorInfo& twin, const ExtractorInfo& cpu, const Ar
     }
     phase("option pairs");
   }
+  // Deep sums: a 16-bit 8K pair of full-range noise, whose sums of squares pass 2^53 units of the
+  // smallest square (float_psnr's fp64-free path then rounds its integer sums as a double would).
+  if (wanted("deep")) {
+    one({7680, 4320, 16, ChromaFormat::k420}, Content::kRandom, {});
+    phase("deep sums");
+  }
   if (!wanted("large")) return;
   // Large sizes: 8 and 10 bits, 4:2:0 and 4:4:4, default options.
   for (const Geometry& g : large)
@@ -533,7 +539,7 @@ int harness(int argc, char** argv) {
       a.backend = std::string(argv[++i]) == "vulkan" ? Backend::kVulkan : Backend::kCuda;
     else {
       std::fprintf(stderr, "usage: twin_harness [--backend cuda|vulkan] [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N]\n"
-                           "                    [--first-difference] [--fixtures-only] [--phases small,options,pairs,large]\n"
+                           "                    [--first-difference] [--fixtures-only] [--phases small,options,pairs,large,deep]\n"
                            "                    [--sanitizer]   (the reduced matrix for compute-sanitizer)\n"
                            "                    [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]\n");
       return 2;
@@ -554,6 +560,9 @@ int harness(int argc, char** argv) {
   if (vulkan) {  // which device the values come from (the listing's first line: device 0)
     const std::string list = vulkan_device_listing();
     std::printf("twin_harness: %s\n", list.substr(0, list.find('\n')).c_str());
+    const auto at = list.find("float twins: ");  // which path its float twins take (VQTWIN_VULKAN_NO_FP64=1: fp64-free)
+    if (at != std::string::npos)
+      std::printf("twin_harness: Vulkan device 0: %s\n", list.substr(at, list.find('\n', at) - at).c_str());
   }
   bool all_ok = true;
   std::printf("%-22s %8s %8s %8s %10s %10s %12s\n", "twin", "cases", "refused", "to CPU", "values", "identical",

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs on the device machine (NVIDIA's Vulkan driver; the loader unpacked by prepare_vulkan.sh into
-# .device/vulkan): the device listing, the twin harness on Vulkan (generated cases and the fixtures),
-# each Vulkan planted bug (each must fail), and CPU-vs-Vulkan CLI runs on the fixtures (psnr with every
+# .device/vulkan): the device listing, the twin harness on Vulkan (generated cases and the fixtures) on
+# the device's float path and on the fp64-free one, each Vulkan planted bug (each must fail), and CPU-vs-Vulkan CLI runs on the fixtures (psnr with every
 # output, and vmaf_v0.6.1, whose features without a Vulkan twin fall back to the CPU with a warning).
 # One SUMMARY line per step; full logs in $OUT.
 #   bash tools/device/vulkan_check.sh [DEVICE_DIR (default .device)]
@@ -22,16 +22,30 @@ summary() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
 cat "$OUT/devices.txt"
 summary "list-devices rc=$rc loader=$VQTWIN_VULKAN_LOADER icd=$VK_DRIVER_FILES: $(grep -c '^vulkan [0-9]' "$OUT/devices.txt") Vulkan device(s)"
 
-"$bin/twin_harness" --backend vulkan ${HARNESS_ARGS:-} --fixtures "$fx" > "$OUT/harness.log" 2>&1; rc=$?
-grep -v "^  DIFF" "$OUT/harness.log"; grep "^  DIFF" "$OUT/harness.log" | head -20
-summary "twin_harness --backend vulkan rc=$rc: $(tail -1 "$OUT/harness.log")"
+# Both paths of the float twins: the device's own choice (fp64 on NVIDIA), then the fp64-free path
+# forced (VQTWIN_VULKAN_NO_FP64=1). "deep" adds a 16-bit 8K noise pair (sums past 2^53 units).
+for path in device nofp64; do
+  nofp64=$([ $path = nofp64 ] && echo 1 || echo 0)
+  VQTWIN_VULKAN_NO_FP64=$nofp64 "$bin/twin_harness" --backend vulkan ${HARNESS_ARGS:---phases small,options,pairs,large,deep} \
+    --fixtures "$fx" > "$OUT/harness_$path.log" 2>&1; rc=$?
+  grep -v "^  DIFF" "$OUT/harness_$path.log"; grep "^  DIFF" "$OUT/harness_$path.log" | head -20
+  summary "twin_harness --backend vulkan ($path path) rc=$rc: $(tail -1 "$OUT/harness_$path.log")"
+done
 
-for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan_rounding}; do
+# Each plant on its own twin (--only); the fp64-free path's plants (..._nofp64_...) with that path forced.
+for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan_rounding float_psnr_vulkan_fp64_fp32_sum \
+    float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32}; do
   twin=${plant%%_vulkan_*}_vulkan
-  VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference --only "$twin" \
-    > "$OUT/plant_$plant.log" 2>&1; rc=$?
+  nofp64=$(case $plant in *_nofp64_*) echo 1;; *) echo 0;; esac)
+  VQTWIN_VULKAN_NO_FP64=$nofp64 VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference \
+    --only "$twin" > "$OUT/plant_$plant.log" 2>&1; rc=$?
   summary "plant $plant rc=$rc ($( [ $rc = 1 ] && echo caught || echo NOT CAUGHT))"
 done
+
+# The fp64-free sum's ties plant shows only on sums past 2^53 units (the 16-bit 8K pair of --phases deep).
+VQTWIN_VULKAN_NO_FP64=1 VQTWIN_PLANT=float_psnr_vulkan_nofp64_sum_ties_away "$bin/twin_harness" --backend vulkan \
+  --phases deep --first-difference --only float_psnr_vulkan > "$OUT/plant_sum_ties_away.log" 2>&1; rc=$?
+summary "plant float_psnr_vulkan_nofp64_sum_ties_away rc=$rc ($( [ $rc = 1 ] && echo caught || echo NOT CAUGHT))"
 
 # CLI: --backend vulkan must give --backend cpu's numbers bit for bit (precision max).
 fails=0; runs=0

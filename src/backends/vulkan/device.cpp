@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <utility>
@@ -73,6 +74,8 @@ DeviceFeatures describe(VkPhysicalDevice pd) {
     d.denorm_preserve32 = p12.shaderDenormPreserveFloat32;
     d.rte32 = p12.shaderRoundingModeRTEFloat32;
     d.signed_zero_inf_nan32 = p12.shaderSignedZeroInfNanPreserveFloat32;
+    d.rte64 = p12.shaderRoundingModeRTEFloat64;
+    d.signed_zero_inf_nan64 = p12.shaderSignedZeroInfNanPreserveFloat64;
   }
   f.vkGetPhysicalDeviceFeatures2(pd, &features);
   d.int64 = features.features.shaderInt64;
@@ -128,6 +131,12 @@ Instance& instance() {
 
 const std::vector<DeviceFeatures>& physical_devices() { return instance().features; }
 
+bool use_fp64(const DeviceFeatures& d) {
+  const char* no = std::getenv("VQTWIN_VULKAN_NO_FP64");
+  if (no && std::strcmp(no, "1") == 0) return false;
+  return d.float64 && d.float_controls && d.rte64;
+}
+
 long live_objects() { return g_live.load(); }
 int current_device() { return g_current.load(); }
 void set_current_device(int index) { g_current = index; }
@@ -160,13 +169,15 @@ Device::Device(int index) : index_(index) {
   q.queueFamilyIndex = family_;
   q.queueCount = 1;
   q.pQueuePriorities = &priority;
-  // Only what the twins use: 64-bit integers (exact sums), 16-bit integers, timeline semaphores.
+  // Only what the twins use: 64-bit integers (exact sums), 16-bit integers, 64-bit floats (the float
+  // twins' fp64 path, where offered), timeline semaphores.
   VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   v12.timelineSemaphore = VK_TRUE;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &v12;
   features.features.shaderInt64 = features_.int64;
   features.features.shaderInt16 = features_.int16;
+  features.features.shaderFloat64 = features_.float64;
   VkDeviceCreateInfo ci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   ci.pNext = &features;
   ci.queueCreateInfoCount = 1;

@@ -24,12 +24,18 @@ struct DeviceFeatures {
   // Float controls (VkPhysicalDeviceFloatControlsProperties): what a float twin would need.
   bool float_controls = false;  // the device reports them (Vulkan 1.2)
   bool denorm_preserve32 = false, rte32 = false, signed_zero_inf_nan32 = false;
+  bool rte64 = false, signed_zero_inf_nan64 = false;
   std::uint64_t max_storage_range = 0;
   std::uint64_t min_storage_offset = 16;
   // Why vqtwin cannot use it at all (empty when it can): no compute queue, Vulkan below 1.2, no
   // timeline semaphores.
   std::string unusable;
 };
+
+// Whether float twins take their fp64 path on this device: it offers shaderFloat64 and fp64
+// round-to-nearest-even (float controls), and $VQTWIN_VULKAN_NO_FP64 is not 1 (which forces the fp64-free
+// path on any device: how lavapipe and an NVIDIA GPU test it). docs/exactness.md: the two paths.
+bool use_fp64(const DeviceFeatures& d);
 
 // The physical devices the loader lists, in its order (what --gpu N indexes). Throws vqtwin::Error
 // without a loader or instance.

@@ -303,9 +303,11 @@ std::string vulkan_device_listing() {
       out += std::string("  shaderInt64 ") + yn(d.int64) + ", shaderFloat64 " + yn(d.float64) + ", shaderInt16 " +
              yn(d.int16) + ", timeline semaphores " + yn(d.timeline) + ", float controls " +
              (d.float_controls ? std::string("denorm-preserve32 ") + yn(d.denorm_preserve32) + " rte32 " +
-                                     yn(d.rte32) + " signed-zero-inf-nan32 " + yn(d.signed_zero_inf_nan32)
+                                     yn(d.rte32) + " signed-zero-inf-nan32 " + yn(d.signed_zero_inf_nan32) + " rte64 " +
+                                     yn(d.rte64)
                                : std::string("not reported")) +
              ", max storage buffer " + std::to_string(d.max_storage_range) + " bytes\n";
+      out += std::string("  float twins: ") + (use_fp64(d) ? "fp64 path" : "fp64-free path") + "\n";
       out += "  " + (d.unusable.empty() ? std::string("usable by vqtwin") : "not usable by vqtwin: " + d.unusable) + "\n";
     }
   } catch (const Error& e) {

@@ -5,11 +5,13 @@ namespace vqtwin {
 
 extern const ExtractorInfo kPsnrVulkanInfo;
 extern const ExtractorInfo kIntegerMotionVulkanInfo;
+extern const ExtractorInfo kFloatPsnrVulkanInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
     &kPsnrVulkanInfo,
     &kIntegerMotionVulkanInfo,
+    &kFloatPsnrVulkanInfo,
 };
 }  // namespace
 
