@@ -49,7 +49,8 @@ plants="psnr_cuda:psnr_cuda_chroma_sse float_psnr_cuda:float_psnr_cuda_fp32_sum
  motion_cuda:motion_cuda_window vif_cuda:vif_cuda_rounding
  adm_cuda:adm_cuda_mask_shift float_vif_cuda:float_vif_cuda_row_sum float_adm_cuda:float_adm_cuda_aim_row
  float_ms_ssim_cuda:float_ms_ssim_cuda_cs_swap
- speed_chroma_cuda:speed_chroma_cuda_v_reads_u speed_temporal_cuda:speed_temporal_cuda_last_tap"
+ speed_chroma_cuda:speed_chroma_cuda_v_reads_u speed_temporal_cuda:speed_temporal_cuda_last_tap
+ float_moment_cuda:float_moment_cuda_double_square float_ansnr_cuda:float_ansnr_cuda_tap_order"
 for p in $plants; do
   ( VQTWIN_PLANT=${p#*:} timeout "$pb" "$bin/twin_harness" --quick --first-difference --only "${p%%:*}" \
       >"$OUT/plant_${p#*:}.log" 2>&1; echo $? >"$OUT/plant_${p#*:}.rc" ) &

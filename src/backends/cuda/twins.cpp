@@ -16,6 +16,8 @@ extern const ExtractorInfo kFloatMsSsimCudaInfo;
 extern const ExtractorInfo kFloatMotionCudaInfo;
 extern const ExtractorInfo kSpeedChromaCudaInfo;
 extern const ExtractorInfo kSpeedTemporalCudaInfo;
+extern const ExtractorInfo kFloatMomentCudaInfo;
+extern const ExtractorInfo kFloatAnsnrCudaInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -32,6 +34,8 @@ const ExtractorInfo* const kTwins[] = {
     &kFloatMotionCudaInfo,
     &kSpeedChromaCudaInfo,
     &kSpeedTemporalCudaInfo,
+    &kFloatMomentCudaInfo,
+    &kFloatAnsnrCudaInfo,
 };
 }  // namespace
 

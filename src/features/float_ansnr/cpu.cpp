@@ -14,7 +14,7 @@
 #include "common/cpu.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
-#include "core/format_checks.hpp"
+#include "features/float_ansnr/front.hpp"
 #include "features/float_ansnr/kernels.hpp"
 #include "features/float_ansnr/math.hpp"
 #include "features/float_ansnr/schema.hpp"
@@ -67,25 +67,16 @@ struct Workspace {
 class FloatAnsnrCpu final : public Extractor {
  public:
   FloatAnsnrCpu() : kernels_(filter_kernels_for(cpu::flags())) {}
-  void init(const PictureFormat& f) override {
-    require_standard_bitdepth("float_ansnr", f.bitdepth);
-    peak_of(f.bitdepth, peak_);
-    // libvmaf mirrors rows -2..h+1 into the plane only when it has 3 rows (and columns) or more; below
-    // that it reads outside the picture.
-    if (f.width < 3 || f.height < 3)
-      throw Error("float_ansnr: the picture must be at least 3x3 (its 5x5 filter mirrors at the edges), not " +
-                  std::to_string(f.width) + "x" + std::to_string(f.height));
-    scale_ = f.bitdepth == 8 ? 1.0f : f.bitdepth == 10 ? 4.0f : f.bitdepth == 12 ? 16.0f : 256.0f;
-  }
+  void init(const PictureFormat& f) override { front_.init(f); }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
     thread_local Workspace ws;
     if (ref.format().bitdepth == 8) {
-      load<std::uint8_t>(ref, scale_, ws.ref);
-      load<std::uint8_t>(dist, scale_, ws.dis);
+      load<std::uint8_t>(ref, front_.scale(), ws.ref);
+      load<std::uint8_t>(dist, front_.scale(), ws.dis);
     } else {
-      load<std::uint16_t>(ref, scale_, ws.ref);
-      load<std::uint16_t>(dist, scale_, ws.dis);
+      load<std::uint16_t>(ref, front_.scale(), ws.ref);
+      load<std::uint16_t>(dist, front_.scale(), ws.dis);
     }
     const int w = ref.width(0), h = ref.height(0);
     const std::size_t band = std::size_t(kBand) * std::size_t(w);
@@ -118,13 +109,11 @@ class FloatAnsnrCpu final : public Extractor {
         noise += noise_rows[k];
       }
     }
-    out.put(kOutputs[0], index, ansnr_of(signal, noise, peak_.psnr_max));
-    out.put(kOutputs[1], index, anpsnr_of(noise, w, h, peak_));
+    front_.emit(signal, noise, index, out);
   }
 
  private:
-  Peak peak_{};
-  float scale_ = 1.0f;
+  Front front_;
   FilterKernels kernels_;  // chosen once, when the context is made (--cpumask applies)
 };
 

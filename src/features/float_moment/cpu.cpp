@@ -12,7 +12,7 @@
 #include "common/cpu.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
-#include "core/format_checks.hpp"
+#include "features/float_moment/front.hpp"
 #include "features/float_moment/math.hpp"
 #include "features/float_moment/schema.hpp"
 #include "features/float_moment/sums.hpp"
@@ -20,11 +20,6 @@
 namespace vqtwin {
 namespace float_moment {
 namespace {
-
-struct Sums {
-  double first = 0;   // sum of v / scale
-  double second = 0;  // sum of fp32 (v / scale)^2
-};
 
 // libvmaf's own order, for 16 bits (and for pictures whose integer sum of squares could pass 2^53, or holding a sample above their bit depth).
 template <class T>
@@ -45,37 +40,28 @@ Sums sequential_sums(const Picture& pic, float scale) {
 class FloatMomentCpu final : public Extractor {
  public:
   FloatMomentCpu() : kernels_(sum_kernels_for(cpu::flags())) {}
-  void init(const PictureFormat& f) override {
-    require_standard_bitdepth("float_moment", f.bitdepth);
-    scale_ = scale_of(f.bitdepth);
-    exact_ = exact_integer_path(f.bitdepth, f.width, f.height);
-  }
+  void init(const PictureFormat& f) override { front_.init(f); }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {
-    const Sums r = sums(ref), d = sums(dist);
-    const int w = ref.width(0), h = ref.height(0);
-    out.put(kOutputs[0], index, moment_of(r.first, w, h));
-    out.put(kOutputs[1], index, moment_of(d.first, w, h));
-    out.put(kOutputs[2], index, moment_of(r.second, w, h));
-    out.put(kOutputs[3], index, moment_of(d.second, w, h));
+    front_.emit(sums(ref), sums(dist), index, out);
   }
 
  private:
   Sums sums(const Picture& p) const {
     const int bpc = p.format().bitdepth;
-    if (exact_) {
+    if (front_.exact()) {
       const IntegerSums s = bpc == 8 ? kernels_.sums8(p.row<std::uint8_t>(0, 0), p.stride(0), p.width(0), p.height(0))
                                      : kernels_.sums16(p.row<std::uint16_t>(0, 0), p.stride(0), p.width(0), p.height(0));
       // A sample above the bit depth (10/12-bit files may hold them) can have an fp32 square that
-      // rounds: then libvmaf's own order. Divisions by scale and scale^2 (powers of two) are exact.
-      if (s.any >> bpc == 0)
-        return {double(s.first) / double(scale_), double(s.second) / (double(scale_) * double(scale_))};
+      // rounds: then libvmaf's own order (front.hpp).
+      Sums exact;
+      if (front_.from_integers(s, exact)) return exact;
     }
-    return bpc == 8 ? sequential_sums<std::uint8_t>(p, scale_) : sequential_sums<std::uint16_t>(p, scale_);
+    const float scale = front_.scale();
+    return bpc == 8 ? sequential_sums<std::uint8_t>(p, scale) : sequential_sums<std::uint16_t>(p, scale);
   }
 
-  float scale_ = 1.0f;
-  bool exact_ = true;
+  Front front_;
   SumKernels kernels_;  // chosen once, when the context is made (--cpumask applies)
 };
 
