@@ -376,6 +376,11 @@ struct Session::Impl {
   void set_up_device() {
     std::string why;
     const std::optional<bool> usable = device_probe(cfg_.gpu, &why, &device_cancel_);
+    if (usable && !*usable && !device_cancel_ && cuda_device_count(nullptr) > 0 && cfg_.warn)
+      // A device that exists but cannot be used (a wrong --gpu, its memory taken): said once. With no
+      // CUDA device at all the CPU runs without a word.
+      cfg_.warn("--backend auto: CUDA device " + std::to_string(cfg_.gpu) + " cannot be used (" + why +
+                "); the CPU computes every frame");
     if (!usable || !*usable || device_cancel_) return;
     try {
       const auto t0 = std::chrono::steady_clock::now();

@@ -66,7 +66,7 @@ vq() {
 for _ in $(seq 60); do grep -q holding hog.txt 2>/dev/null && break; sleep 0.5; done
 vq oom_at_start_cuda 60 --backend cuda
 row oom_at_start_cuda 1 0 "out of memory"
-vq oom_at_start_auto 120 --backend auto
+VQTWIN_AUTO_FRAMES_PER_THREAD=0 vq oom_at_start_auto 120 --backend auto
 row oom_at_start_auto 0 120 "warning"
 kill "$hog"; wait "$hog" 2>/dev/null
 
@@ -87,13 +87,13 @@ VQTWIN_FAULT=call@1500 vq call_fails_mid_run 60 --backend cuda
 row call_fails_mid_run 1 ">0" "CUDA: "
 VQTWIN_FAULT=kernel@60 vq kernel_fault_frame60 60 --backend cuda
 row kernel_fault_frame60 1 ">0" "CUDA: "
-VQTWIN_FAULT=kernel@60 vq kernel_fault_frame60_auto 60 --backend auto
+VQTWIN_AUTO_FRAMES_PER_THREAD=0 VQTWIN_FAULT=kernel@60 vq kernel_fault_frame60_auto 60 --backend auto
 row kernel_fault_frame60_auto 1 ">0" "CUDA: "
 
 # 4. --gpu naming a device that does not exist.
 vq gpu_does_not_exist 30 --backend cuda --gpu 99
 row gpu_does_not_exist 1 0 "CUDA devices"
-vq gpu_does_not_exist_auto 120 --backend auto --gpu 99
+VQTWIN_AUTO_FRAMES_PER_THREAD=0 vq gpu_does_not_exist_auto 120 --backend auto --gpu 99
 row gpu_does_not_exist_auto 0 120 "warning"
 
 # 5. SIGINT / SIGTERM while frames are in flight (an endless clip through FIFOs, cut after 4 s):
