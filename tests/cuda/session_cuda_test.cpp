@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -148,7 +149,10 @@ TEST(SessionCuda, TwoSessionsFromTwoThreadsOnOneDevice) {
   }
   ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
   // The driver's pool granularity (2 MiB pages) allows a little slack; a leaked slot is far more.
-  EXPECT_LE(free_before, free_after + (std::size_t(4) << 20)) << "device memory not given back";
+  // Under compute-sanitizer (tools/device/sanitize.sh sets VQTWIN_UNDER_SANITIZER) the tool's own
+  // shadow memory moves the free figure; there memcheck's leak check is the test.
+  if (!std::getenv("VQTWIN_UNDER_SANITIZER"))
+    EXPECT_LE(free_before, free_after + (std::size_t(4) << 20)) << "device memory not given back";
 }
 
 }  // namespace

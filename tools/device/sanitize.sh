@@ -44,7 +44,7 @@ run() {
   case $tool in
     memcheck) extra=(--leak-check full) ;;
   esac
-  timeout -k 10 "$limit" "$CS" --tool "$tool" "${extra[@]}" --print-limit 20 "$@" >"$log/$tool.$name.log" 2>&1
+  VQTWIN_UNDER_SANITIZER=1 timeout -k 10 "$limit" "$CS" --tool "$tool" "${extra[@]}" --print-limit 20 "$@" >"$log/$tool.$name.log" 2>&1
   local rc=$?
   local errors
   errors=$(grep -ho 'ERROR SUMMARY: [0-9]*' "$log/$tool.$name.log" | awk '{s += $3} END {print s + 0}')
