@@ -131,7 +131,9 @@ TEST(SessionCuda, TwoSessionsFromTwoThreadsOnOneDevice) {
   // Round 0 loads the twins' modules (lazily, at their first launch; they stay for the process):
   // memory is compared from after it, so that only what the sessions themselves keep can count.
   for (int round = 0; round < 3; ++round) {
-    if (round == 1) ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
+    if (round == 1) {
+      ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
+    }
     Results a, b;
     std::thread ta([&] { score(clip, Backend::kCuda, a); });
     std::thread tb([&] { score(clip, Backend::kCuda, b); });
@@ -151,8 +153,9 @@ TEST(SessionCuda, TwoSessionsFromTwoThreadsOnOneDevice) {
   // The driver's pool granularity (2 MiB pages) allows a little slack; a leaked slot is far more.
   // Under compute-sanitizer (tools/device/sanitize.sh sets VQTWIN_UNDER_SANITIZER) the tool's own
   // shadow memory moves the free figure; there memcheck's leak check is the test.
-  if (!std::getenv("VQTWIN_UNDER_SANITIZER"))
+  if (!std::getenv("VQTWIN_UNDER_SANITIZER")) {
     EXPECT_LE(free_before, free_after + (std::size_t(4) << 20)) << "device memory not given back";
+  }
 }
 
 }  // namespace
