@@ -32,7 +32,7 @@ echo "installed: $(cd "$prefix" && find . -type f | wc -l) files, SONAME $soname
 
 # Exported symbols: each must be part of the public API.
 api_class='(Error|Picture|PictureFormat|Results|Pooling|Session)'
-api_function='(to_string|parse_backend|write_output|format_number|run|apply_preset|version|describe_extractors|describe_models|write_report|one_percent_low|headline|run_ladder|parse_rcpss)'
+api_function='(to_string|parse_backend|write_output|format_number|run|apply_preset|version|describe_extractors|describe_models|describe_devices|write_report|one_percent_low|headline|run_ladder|parse_rcpss)'
 nm -D --defined-only "$libdir/$soname" | awk '$2 != "A" {print $3}' | c++filt | sed 's/@@.*//' > "$work/symbols.txt"
 grep -Ev "^vqtwin_[a-z_]+$|^vqtwin::$api_class(::|$)|^vqtwin::$api_function(\[abi:cxx11\])?\(|^(typeinfo|typeinfo name|vtable) for vqtwin::$api_class$" \
   "$work/symbols.txt" > "$work/unexpected.txt" || true

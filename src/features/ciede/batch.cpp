@@ -72,7 +72,7 @@ VQTWIN_ALWAYS_INLINE void ciede2000_body(const Lab* c1, const Lab* c2, int n, fl
     const double v1 = double(a1[k]) + double(a1[k] / 2) * g;
     const double v2 = double(a2[k]) + double(a2[k] / 2) * g;
     const double m1 = approx::margin(fabs(double(a1[k]))), m2 = approx::margin(fabs(double(a2[k])));
-    ok[k] = approx::rounds_alike(v1, m1) & approx::rounds_alike(v2, m2);
+    ok[k] = int(approx::rounds_alike(v1, m1)) & int(approx::rounds_alike(v2, m2));  // branch-free: both are evaluated
     ap1[k] = float(v1);
     ap2[k] = float(v2);
     cp1[k] = float(sqrt(pow(double(ap1[k]), 2) + pow(double(b1[k]), 2)));
