@@ -108,7 +108,7 @@ BG="env --default-signal=INT"
 for sig in INT TERM; do
   want=$([ $sig = INT ] && echo 130 || echo 143)
   check "9 SIG$sig keeps the frames computed" $want "vqtwin: interrupted by SIG$sig: writing the" \
-    "$BG $V -q -r /dev/zero -d /dev/zero -w 32 -h 32 -p 420 -b 8 $F --json -o sig.json --threads 2 & p=\$!; sleep 0.5; kill -$sig \$p; wait \$p" \
+    "$BG $V -q -r /dev/zero -d /dev/zero -w 32 -h 32 -p 420 -b 8 $F --json -o sig.json --threads 2 & p=\$!; sleep 1.5; kill -$sig \$p; wait \$p" \
     '[ "$(frames_in sig.json)" -gt 0 ]'
 done
 # Many frames in flight (VMAF, four workers): the count the message names is the count written.
