@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "vqtwin/error.hpp"
 #include "vqtwin/picture.hpp"
 
 namespace vqtwin {
@@ -55,6 +56,15 @@ inline void fill_slot(FrameSlot& slot, const Picture& ref, const Picture& dist, 
                   static_cast<const unsigned char*>(dist.data(p)) + y * dist.stride_bytes(p), row);
     }
   }
+}
+
+// The slot a twin was handed, as its backend's slot type S (an error naming `backend` if another
+// backend's slot reached it).
+template <class S>
+S& backend_slot(FrameSlot& slot, const char* backend) {
+  auto* s = dynamic_cast<S*>(&slot);
+  if (!s) throw Error(std::string("a ") + backend + " twin was handed a frame slot of another backend");
+  return *s;
 }
 
 // A twin: its work for a frame is enqueued by submit() (no waiting) and its values written by

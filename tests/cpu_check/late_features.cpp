@@ -11,6 +11,7 @@
 #include "features/cambi/math.hpp"
 #include "features/cambi/pipeline.hpp"
 #include "features/ciede/batch.hpp"
+#include "../support/ciede_pairs.hpp"
 #include "features/float_ansnr/kernels.hpp"
 #include "features/float_moment/sums.hpp"
 #include "features/psnr_hvs/kernels.hpp"
@@ -152,19 +153,8 @@ TEST(Ciede, VideoLikePairsEqualTheScalarMath) {
                      std::mt19937 rng(seed() + 5);
                      for (unsigned bpc : {8u, 10u})
                        for (int round = 0; round < 400; ++round) {
-                         const unsigned max = (1u << bpc) - 1, grey = 128u << (bpc - 8);
                          ciede::Lab a[ciede::kBatch], b[ciede::kBatch];
-                         for (int k = 0; k < ciede::kBatch; ++k) {
-                           const unsigned mode = rng() % 4, d = mode == 0 ? 1 : mode == 1 ? 4 : mode == 2 ? 40 : max;
-                           auto near = [&](unsigned s) {
-                             const long t = long(s) + long(rng() % (2 * d + 1)) - long(d);
-                             return t < 0 ? 0u : t > long(max) ? max : unsigned(t);
-                           };
-                           unsigned y = rng() & max, u = rng() & max, v = rng() & max;
-                           if (rng() % 8 == 0) u = v = grey;
-                           a[k] = ciede::to_lab(y, u, v, bpc);
-                           b[k] = ciede::to_lab(near(y), u == grey ? u : near(u), v == grey ? v : near(v), bpc);
-                         }
+                         for (int k = 0; k < ciede::kBatch; ++k) test::video_like_pair(rng, bpc, a[k], b[k]);
                          std::vector<float> x(ciede::kBatch), y(ciede::kBatch), z(ciede::kBatch);
                          ref.ciede2000(a, b, ciede::kBatch, x.data());
                          var.ciede2000(a, b, ciede::kBatch, y.data());

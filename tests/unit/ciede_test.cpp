@@ -8,6 +8,7 @@
 
 #include "features/ciede/batch.hpp"
 #include "features/ciede/math.hpp"
+#include "../support/ciede_pairs.hpp"
 #include "motion_test_util.hpp"
 #include "vqtwin/error.hpp"
 
@@ -157,20 +158,9 @@ TEST(Ciede, BatchEqualsScalarOnVideoLikePairs) {
   std::mt19937 rng(23);
   long mismatches = 0;
   for (unsigned bpc : {8u, 10u}) {
-    const unsigned max = (1u << bpc) - 1, grey = 128u << (bpc - 8);
     for (int round = 0; round < 1500; ++round) {
       Lab lab[2 * ciede::kBatch];
-      for (int k = 0; k < ciede::kBatch; ++k) {
-        const unsigned mode = rng() % 4, d = mode == 0 ? 1 : mode == 1 ? 4 : mode == 2 ? 40 : max;
-        auto near = [&](unsigned s) {
-          const long t = long(s) + long(rng() % (2 * d + 1)) - long(d);
-          return t < 0 ? 0u : t > long(max) ? max : unsigned(t);
-        };
-        unsigned y = rng() & max, u = rng() & max, v = rng() & max;
-        if (rng() % 8 == 0) u = v = grey;
-        lab[k] = ciede::to_lab(y, u, v, bpc);
-        lab[ciede::kBatch + k] = ciede::to_lab(near(y), u == grey ? u : near(u), v == grey ? v : near(v), bpc);
-      }
+      for (int k = 0; k < ciede::kBatch; ++k) video_like_pair(rng, bpc, lab[k], lab[ciede::kBatch + k]);
       float de[ciede::kBatch];
       ciede::ciede2000_batch(lab, lab + ciede::kBatch, ciede::kBatch, de);
       for (int k = 0; k < ciede::kBatch; ++k)

@@ -207,11 +207,7 @@ void CudaSlot::wait() {
                 times_->since_origin(done_->get()));
 }
 
-CudaSlot& cuda_slot(FrameSlot& slot) {
-  auto* s = dynamic_cast<CudaSlot*>(&slot);
-  if (!s) throw Error("a CUDA twin was handed a frame slot of another backend");
-  return *s;
-}
+CudaSlot& cuda_slot(FrameSlot& slot) { return backend_slot<CudaSlot>(slot, "CUDA"); }
 
 }  // namespace cuda
 

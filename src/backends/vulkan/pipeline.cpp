@@ -248,11 +248,7 @@ void VulkanSlot::wait() {
   check(r, "frame (vkWaitSemaphores)");
 }
 
-VulkanSlot& vulkan_slot(FrameSlot& slot) {
-  auto* s = dynamic_cast<VulkanSlot*>(&slot);
-  if (!s) throw Error("a Vulkan twin was handed a frame slot of another backend");
-  return *s;
-}
+VulkanSlot& vulkan_slot(FrameSlot& slot) { return backend_slot<VulkanSlot>(slot, "Vulkan"); }
 
 }  // namespace vulkan
 
