@@ -11,6 +11,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/vqtwin-device-out}; mkdir -p "$OUT"
 bin=${BIN:-$PWD/.device/bin} fx=${FIXTURES:-$PWD/.device/fixtures}
+# The batch manifest names files relative to its own folder: make both paths absolute.
+bin=$(cd "$bin" && pwd) fx=$(cd "$fx" && pwd)
 # BACKEND=cpu runs the same script without a device (to check the script itself).
 backend=${BACKEND:-cuda}
 nvidia-smi -L 2>/dev/null || echo "no nvidia-smi"
