@@ -114,8 +114,7 @@ TEST(CiedeCells, PlantedShortSineDiffers) {
   EXPECT_GT(difference_mismatches(true, uncertain, total), 0);
 }
 
-// Every differing pixel of a fixture frame: the cells as the twin runs them (both colours, then the
-// difference) against front.hpp's scalar pixel_difference (what the twin's host fallback computes).
+// Every differing pixel of a fixture frame: the cells as the twin runs them (cells::difference) against front.hpp's scalar pixel_difference (what the twin's host fallback computes).
 template <class T>
 void check_frame(const Picture& ref, const Picture& dist, long& differing, long& uncertain) {
   const PictureFormat& f = ref.format();
@@ -129,8 +128,7 @@ void check_frame(const Picture& ref, const Picture& dist, long& differing, long&
       if (ry == dy && ru == du && rv == dv) continue;
       ++differing;
       int good = 1;
-      const Lab a = ciede::cells::to_lab(ry, ru, rv, bpc, good), b = ciede::cells::to_lab(dy, du, dv, bpc, good);
-      const float d = ciede::cells::ciede2000(a, b, good);
+      const float d = ciede::cells::difference(ry, ru, rv, dy, du, dv, bpc, good);
       if (!good) {
         ++uncertain;
         continue;

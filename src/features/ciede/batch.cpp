@@ -58,15 +58,16 @@ VQTWIN_ALWAYS_INLINE void ciede2000_body(const Lab* c1, const Lab* c2, int n, fl
     dh[k] = cells::delta_hue(ch1[k], ch2[k], h1[k], h2[k]);
     hb[k] = cells::mean_hue(h1[k], h2[k]);
   }
-  for (int k = 0; k < n; ++k) delta_h[k] = cells::delta_h<kPlant>(dh[k], cp1[k], cp2[k], ok[k]);
-  for (int k = 0; k < n; ++k) t[k] = cells::hue_weight(hb[k], ok[k]);
+  for (int k = 0; k < n; ++k) delta_h[k] = cells::certain(cells::delta_h<kPlant>(dh[k], cp1[k], cp2[k]), ok[k]);
+  for (int k = 0; k < n; ++k) t[k] = cells::certain(cells::hue_weight(hb[k]), ok[k]);
   // rotation(), stage by stage; powf stays the library's.
   for (int k = 0; k < n; ++k) c7[k] = powf((cp1[k] + cp2[k]) / 2, 7);
   for (int k = 0; k < n; ++k) {
     rot_root[k] = cells::rotation_root(c7[k]);
     rot_angle[k] = cells::rotation_angle(hb[k], ok[k]);
   }
-  for (int k = 0; k < n; ++k) r_t[k] = cells::rotation_term(rot_root[k], approx::sin<kPlant>(double(rot_angle[k])), ok[k]);
+  for (int k = 0; k < n; ++k)
+    r_t[k] = cells::certain(cells::rotation_term(rot_root[k], approx::sin<kPlant>(double(rot_angle[k]))), ok[k]);
   for (int k = 0; k < n; ++k) out[k] = cells::combine(l1[k], l2[k], cp1[k], cp2[k], delta_h[k], t[k], r_t[k]);
   for (int k = 0; k < n; ++k)
     if (!ok[k]) {

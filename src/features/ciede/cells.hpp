@@ -23,6 +23,35 @@ inline constexpr float kPow25_7f = 6103515648.0f;  // powf(25.f, 7): 25^7 rounde
 
 VQTWIN_CIEDE_INLINE double sq(double x) { return x * x; }
 
+// A step whose float is decided by a margin: the approximate double v and the margin m within which the
+// library's double lies (m == 0: v is exact).
+struct Approx {
+  double v, m;
+};
+
+// The float, with good = 0 where the rounding is uncertain (the batch's use).
+VQTWIN_CIEDE_INLINE float certain(Approx a, int& good) {
+  good &= int(approx::rounds_alike(a.v, a.m));
+  return float(a.v);
+}
+
+// Every float the library's value can round to: one where the rounding is certain, else the two adjacent
+// floats v - m and v + m round to (the library's double lies between, and rounding is monotonic). good = 0
+// where they are further apart (never, with margins far below a float's spacing; checked anyway).
+struct Choices {
+  float f[2];
+  int n;
+};
+VQTWIN_CIEDE_INLINE Choices choices(Approx a, int& good) {
+  if (approx::rounds_alike(a.v, a.m)) return {{float(a.v), float(a.v)}, 1};
+  const float lo = float(a.v - a.m), hi = float(a.v + a.m);
+  const std::uint32_t bl = approx::bits(lo), bh = approx::bits(hi);
+  const bool same_sign = (bl >> 31) == (bh >> 31);
+  good &= int(same_sign && (bl + 1u == bh || bh + 1u == bl));
+  return {{lo, hi}, 2};
+}
+
+
 // ---- the conversion (to_lab) ----
 
 // (Y, Cb, Cr) samples to BT.709 R'G'B' (limited range), `scale` = 2^(bpc - 8).
@@ -43,10 +72,10 @@ VQTWIN_CIEDE_INLINE double linear(double c) {
   return curve ? p : c * Dl;
 }
 
-// lab_f(c) from an approximate c, |c - exact c| <= 2^-40 scale: the float, and good = 0 where it is uncertain
-// (c near the branch point, or the rounding uncertain). Its pow(c, 1/3) is approx::pow (relative error a
-// few 2^-53 against the library's one).
-VQTWIN_CIEDE_INLINE float lab_f(double c, double scale, int& good) {
+// lab_f(c) from an approximate c, |c - exact c| <= 2^-40 scale: the approximate value and its margin, and
+// good = 0 where c is too near the branch point to know the branch. Its pow(c, 1/3) is approx::pow (relative
+// error a few 2^-53 against the library's one).
+VQTWIN_CIEDE_INLINE Approx lab_f_value(double c, double scale, int& good) {
   const double kappa = 24389.0 / 27.0;
   const double epsilon = 216.0 / 24389.0;
   const double dc = scale * 0x1p-40;
@@ -55,23 +84,32 @@ VQTWIN_CIEDE_INLINE float lab_f(double c, double scale, int& good) {
   const double line = (kappa * c + 16.0) * (1.0 / 116.0);
   const double v = cube ? root : line;
   const double m = cube ? approx::margin(v * (1.0 + scale / c)) : approx::margin(8.0 * scale + fabs(v));
-  good &= int(fabs(c - epsilon) > dc) & int(approx::rounds_alike(v, m));
-  return float(v);
+  good &= int(fabs(c - epsilon) > dc);
+  return {v, m};
+}
+// The float, good = 0 where it is uncertain.
+VQTWIN_CIEDE_INLINE float lab_f(double c, double scale, int& good) { return certain(lab_f_value(c, scale, good), good); }
+
+// Linear r, g, b to X/Xn, Y, Z/Zn and their scales (the sums of their terms' magnitudes). The linearised
+// values (pow branch) are within a few 2^-53 relative of the library's, so x, y, z are within 2^-40 of their
+// scale.
+VQTWIN_CIEDE_INLINE void xyz(double r, double g, double b, double c[3], double s[3]) {
+  c[0] = (r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894) * (1.0 / 0.95047);
+  c[1] = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
+  c[2] = (r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677) * (1.0 / 1.08883);
+  const double ar = fabs(r), ag = fabs(g), ab = fabs(b);
+  s[0] = (ar * 0.4124564390896921 + ag * 0.357576077643909 + ab * 0.18043748326639894) * (1.0 / 0.95047);
+  s[1] = ar * 0.21267285140562248 + ag * 0.715152155287818 + ab * 0.07217499330655958;
+  s[2] = (ar * 0.019333895582329317 + ag * 0.119192025881303 + ab * 0.9503040785363677) * (1.0 / 1.08883);
 }
 
-// Linear r, g, b to the three lab_f floats. The linearised values (pow branch) are within a few 2^-53
-// relative of the library's, so x, y, z are within 2^-40 of their scale (the sum of their terms' magnitudes).
+// The three lab_f floats of linear r, g, b (the batch's).
 VQTWIN_CIEDE_INLINE void xyz_f(double r, double g, double b, float& fx, float& fy, float& fz, int& good) {
-  const double x = (r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894) * (1.0 / 0.95047);
-  const double yy = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
-  const double z = (r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677) * (1.0 / 1.08883);
-  const double ar = fabs(r), ag = fabs(g), ab = fabs(b);
-  const double sx = (ar * 0.4124564390896921 + ag * 0.357576077643909 + ab * 0.18043748326639894) * (1.0 / 0.95047);
-  const double sy = ar * 0.21267285140562248 + ag * 0.715152155287818 + ab * 0.07217499330655958;
-  const double sz = (ar * 0.019333895582329317 + ag * 0.119192025881303 + ab * 0.9503040785363677) * (1.0 / 1.08883);
-  fx = lab_f(x, sx, good);
-  fy = lab_f(yy, sy, good);
-  fz = lab_f(z, sz, good);
+  double c[3], s[3];
+  xyz(r, g, b, c, s);
+  fx = lab_f(c[0], s[0], good);
+  fy = lab_f(c[1], s[1], good);
+  fz = lab_f(c[2], s[2], good);
 }
 
 VQTWIN_CIEDE_INLINE Lab lab_of(float fx, float fy, float fz) {
@@ -79,14 +117,23 @@ VQTWIN_CIEDE_INLINE Lab lab_of(float fx, float fy, float fz) {
           float(200.0 * (double(fy) - double(fz)))};
 }
 
-// One colour through the cells (the twin's per-pixel form of batch.cpp's to_lab stages).
-VQTWIN_CIEDE_INLINE Lab to_lab(unsigned y, unsigned u, unsigned v, unsigned bpc, int& good) {
+// One colour through the cells, the twin's per-colour form of batch.cpp's to_lab stages: the one or two
+// floats each lab_f value can be (f[0..2]: x, y, z).
+VQTWIN_CIEDE_INLINE void lab_choices(unsigned y, unsigned u, unsigned v, unsigned bpc, Choices f[3], int& good) {
   const double scale = double(1 << (bpc - 8));
   double r, g, b;
   ycc_to_rgb(double(y), double(u), double(v), scale, r, g, b);
-  float fx, fy, fz;
-  xyz_f(linear(r), linear(g), linear(b), fx, fy, fz, good);
-  return lab_of(fx, fy, fz);
+  double c[3], s[3];
+  xyz(linear(r), linear(g), linear(b), c, s);
+  for (int k = 0; k < 3; ++k) f[k] = choices(lab_f_value(c[k], s[k], good), good);
+}
+
+// The colour when every lab_f float is certain (else good = 0).
+VQTWIN_CIEDE_INLINE Lab to_lab(unsigned y, unsigned u, unsigned v, unsigned bpc, int& good) {
+  Choices f[3];
+  lab_choices(y, u, v, bpc, f, good);
+  good &= int(f[0].n == 1 && f[1].n == 1 && f[2].n == 1);
+  return lab_of(f[0].f[0], f[1].f[0], f[2].f[0]);
 }
 
 // ---- the colour difference (ciede2000) ----
@@ -106,16 +153,26 @@ VQTWIN_CIEDE_INLINE int a_prime(float a1, float a2, float c_bar, float& ap1, flo
   return int(approx::rounds_alike(v1, m1)) & int(approx::rounds_alike(v2, m2));  // branch-free: both evaluated
 }
 
-// hue_angle(x, y) where the float is certain from approx::atan2 (good unchanged), else good = 0: the origin
-// is 0; on an axis (x or y zero) the library's value is left to the fallback. Branch-free, so it vectorises.
-VQTWIN_CIEDE_INLINE float hue_angle(float x, float y, int& good) {
+// atan2(x = b, y = a') approximated, with good = 0 on an axis (x or y zero, not both), where the library's
+// value is left to the fallback; at the origin the value is unused (hue_angle() gives 0).
+VQTWIN_CIEDE_INLINE Approx hue_angle_value(float x, float y, int& good) {
   const int origin = int(x == 0.0f) & int(y == 0.0f);
   const int axis = int(x == 0.0f) | int(y == 0.0f);
   const double v = approx::atan2(double(x), double(axis ? 1.0f : y));
-  good &= ((axis ^ 1) | origin) & int(approx::rounds_alike(v, approx::margin(8.0 * fabs(v))));
-  const float h = float(v);
+  good &= (axis ^ 1) | origin;
+  return {v, approx::margin(8.0 * fabs(v))};
+}
+// hue_angle()'s float from atan2's float h: 0 at the origin, h + 2 pi below 0.
+VQTWIN_CIEDE_INLINE float hue_wrap(float h, int origin) {
   const float wrapped = h < 0.0f ? float(double(h) + 2. * M_PI) : h;
   return origin ? 0.0f : wrapped;
+}
+
+// hue_angle(x, y) where the float is certain from approx::atan2 (good unchanged), else good = 0.
+// Branch-free, so it vectorises.
+VQTWIN_CIEDE_INLINE float hue_angle(float x, float y, int& good) {
+  const Approx a = hue_angle_value(x, y, good);
+  return hue_wrap(certain(a, good), int(x == 0.0f) & int(y == 0.0f));
 }
 
 // math.hpp's delta_hue() and mean_hue() without branches (the same operations, selected).
@@ -134,21 +191,19 @@ VQTWIN_CIEDE_INLINE float mean_hue(float h1, float h2) {
 // accurate relative to its value (as is the library's): the margin is relative.
 // kPlant: approx::sin with its series cut short (the planted bugs; the tests must fail).
 template <bool kPlant = false>
-VQTWIN_CIEDE_INLINE float delta_h(float dh, float cp1, float cp2, int& good) {
+VQTWIN_CIEDE_INLINE Approx delta_h(float dh, float cp1, float cp2) {
   const double x = double(dh) / 2.0;
   const double scale = 2.0 * approx::sqrt_rn(double(cp1 * cp2));
   const double v = scale * approx::sin<kPlant>(x);
-  good &= int(approx::rounds_alike(v, approx::margin(8.0 * fabs(v))));
-  return float(v);
+  return {v, approx::margin(8.0 * fabs(v))};
 }
 
 // T (hue_weight_t()): the four cosines' arguments as libvmaf writes them.
-VQTWIN_CIEDE_INLINE float hue_weight(float hb, int& good) {
+VQTWIN_CIEDE_INLINE Approx hue_weight(float hb) {
   const double H = hb;
   const double v = 1.0 - 0.17 * approx::cos(H - M_PI / 6.0) + 0.24 * approx::cos(2.0 * H) +
                    0.32 * approx::cos(3.0 * H + M_PI / 30.0) - 0.20 * approx::cos(4.0 * H - 7.0 * M_PI / 20.0);
-  good &= int(approx::rounds_alike(v, approx::margin(2.0)));
-  return float(v);
+  return {v, approx::margin(2.0)};
 }
 
 // rotation()'s angle: to_radians(60 exp(-d^2)), d = (degrees(hb) - 275) / 25.
@@ -163,11 +218,10 @@ VQTWIN_CIEDE_INLINE float rotation_angle(float hb, int& good) {
 VQTWIN_CIEDE_INLINE float rotation_root(float c7) { return c7 / (c7 + kPow25_7f); }
 
 // R_T = -2 sqrt(root) sin(angle), given sine = approx::sin(double(angle)) (relative margin, as delta_h).
-VQTWIN_CIEDE_INLINE float rotation_term(float root, double sine, int& good) {
+VQTWIN_CIEDE_INLINE Approx rotation_term(float root, double sine) {
   const double scale = -2.0 * approx::sqrt_rn(double(root));
   const double v = scale * sine;
-  good &= int(approx::rounds_alike(v, approx::margin(8.0 * fabs(v))));
-  return float(v);
+  return {v, approx::margin(8.0 * fabs(v))};
 }
 
 // The difference from its certain parts (exact operations only: products, sums, quotients, square roots).
@@ -188,13 +242,53 @@ VQTWIN_CIEDE_INLINE float combine(float l1, float l2, float cp1, float cp2, floa
                                double(r_t * chroma_term * hue_term)));
 }
 
-// One pixel pair's difference through the cells: the twin's per-pixel form of batch.cpp's stages, with one
-// step of its own. The CPU's batch calls the library's powf(C'bar, 7); the device has no such function, so
-// this cell tries every float the library can return: glibc's powf is within one unit in the last place of
-// the exact power (its source states 0.82), approx::pow7 is within 4 2^-53 of it, so the library's float is
-// the float nearest pow7's value or one of its two neighbours. The difference is certain when all three
-// give the same float, each with a certain R_T. (C'bar = 0 gives exactly 0; a power that could be subnormal
-// is left to the fallback.)
+// The twin's per-pixel form of batch.cpp's stages. Where a float is not known (the rounding of an
+// approximation is uncertain), the one or two floats it can be are carried to the end, and the difference is
+// certain when all the combinations give the same float; only a branch the approximations cannot decide (a
+// hue on an axis, lab_f at its branch point), an uncertain a', rotation angle, or combinations that disagree
+// leave the pixel to the fallback. Beyond the batch's steps:
+// - The CPU's batch calls the library's powf(C'bar, 7); the device has no such function. glibc's powf is
+//   within one unit in the last place of the exact power (its source states 0.82), approx::pow7 is within
+//   4 2^-53 of it, so the library's float is the float nearest pow7's value or one of its two neighbours:
+//   all three are tried. (C'bar = 0 gives exactly 0; a power that could be subnormal is left to the
+//   fallback.)
+// - lab_f's floats, the hue angles, delta H', T and R_T are carried as their possible floats.
+
+// The difference after the hue angles.
+template <bool kPlant>
+VQTWIN_HD inline float finish(const Lab& c1, const Lab& c2, float ch1, float ch2, float cp1, float cp2, float h1, float h2,
+                              int& good) {
+  const float dh = delta_hue(ch1, ch2, h1, h2), hb = mean_hue(h1, h2);
+  const Choices d_h = choices(delta_h<kPlant>(dh, cp1, cp2), good);
+  const Choices t = choices(hue_weight(hb), good);
+  const double sine = approx::sin<kPlant>(double(rotation_angle(hb, good)));
+  const float c_bar_prime = (cp1 + cp2) / 2;
+  float c7[3] = {0.0f, 0.0f, 0.0f};
+  int n7 = 1;
+  if (c_bar_prime != 0.0f) {
+    const double p7 = approx::pow7(double(c_bar_prime));
+    good &= int(p7 > 0x1p-120);
+    const std::uint32_t nearest = approx::bits(float(p7));
+    for (int k = 0; k < 3; ++k) c7[k] = approx::float_from_bits(nearest + std::uint32_t(k) - 1u);
+    n7 = 3;
+  }
+  float out = 0.0f;
+  bool first = true;
+  for (int i = 0; i < n7; ++i) {
+    const Choices r_t = choices(rotation_term(rotation_root(c7[i]), sine), good);
+    for (int j = 0; j < r_t.n; ++j)
+      for (int k = 0; k < d_h.n; ++k)
+        for (int l = 0; l < t.n; ++l) {
+          const float v = combine(c1.l, c2.l, cp1, cp2, d_h.f[k], t.f[l], r_t.f[j]);
+          good &= int(first || approx::bits(v) == approx::bits(out));
+          out = v;
+          first = false;
+        }
+  }
+  return out;
+}
+
+// ciede2000(c1, c2) (math.hpp's) where good stays 1.
 template <bool kPlant = false>
 VQTWIN_HD inline float ciede2000(const Lab& c1, const Lab& c2, int& good) {
   const float ch1 = chroma(c1.a, c1.b), ch2 = chroma(c2.a, c2.b);
@@ -202,21 +296,46 @@ VQTWIN_HD inline float ciede2000(const Lab& c1, const Lab& c2, int& good) {
   float ap1, ap2;
   good &= a_prime(c1.a, c2.a, c_bar, ap1, ap2);
   const float cp1 = chroma(ap1, c1.b), cp2 = chroma(ap2, c2.b);
-  const float h1 = hue_angle(c1.b, ap1, good), h2 = hue_angle(c2.b, ap2, good);
-  const float dh = delta_hue(ch1, ch2, h1, h2), hb = mean_hue(h1, h2);
-  const float d_h = delta_h<kPlant>(dh, cp1, cp2, good);
-  const float t = hue_weight(hb, good);
-  const double sine = approx::sin<kPlant>(double(rotation_angle(hb, good)));
-  const float c_bar_prime = (cp1 + cp2) / 2;
-  if (c_bar_prime == 0.0f) return combine(c1.l, c2.l, cp1, cp2, d_h, t, rotation_term(rotation_root(0.0f), sine, good));
-  const double p7 = approx::pow7(double(c_bar_prime));
-  good &= int(p7 > 0x1p-120);
-  const std::uint32_t nearest = approx::bits(float(p7));
+  const int o1 = int(c1.b == 0.0f) & int(ap1 == 0.0f), o2 = int(c2.b == 0.0f) & int(ap2 == 0.0f);
+  const Choices a1 = choices(hue_angle_value(c1.b, ap1, good), good);
+  const Choices a2 = choices(hue_angle_value(c2.b, ap2, good), good);
   float out = 0.0f;
-  for (int k = -1; k <= 1; ++k) {
-    const float c7 = approx::float_from_bits(std::uint32_t(nearest + std::uint32_t(k)));
-    const float v = combine(c1.l, c2.l, cp1, cp2, d_h, t, rotation_term(rotation_root(c7), sine, good));
-    good &= int(k == -1 || approx::bits(v) == approx::bits(out));
+  bool first = true;
+  for (int i = 0; i < a1.n; ++i)
+    for (int j = 0; j < a2.n; ++j) {
+      const float v = finish<kPlant>(c1, c2, ch1, ch2, cp1, cp2, hue_wrap(a1.f[i], o1), hue_wrap(a2.f[j], o2), good);
+      good &= int(first || approx::bits(v) == approx::bits(out));
+      out = v;
+      first = false;
+    }
+  return out;
+}
+
+// The difference of two (Y, Cb, Cr) colours of depth bpc, math.hpp's ciede2000(to_lab(...), to_lab(...)) where
+// good stays 1. Colours with several possible lab_f floats are tried in every combination (up to 4).
+template <bool kPlant = false>
+VQTWIN_HD inline float difference(unsigned y1, unsigned u1, unsigned v1, unsigned y2, unsigned u2, unsigned v2,
+                                  unsigned bpc, int& good) {
+  Choices f[6];
+  lab_choices(y1, u1, v1, bpc, f, good);
+  lab_choices(y2, u2, v2, bpc, f + 3, good);
+  int combos = 1;
+  for (int k = 0; k < 6; ++k) combos *= f[k].n;
+  if (combos > 4) {
+    good = 0;
+    combos = 1;
+  }
+  float out = 0.0f;
+  for (int c = 0; c < combos; ++c) {
+    int pick[6], rest = c;
+    for (int k = 0; k < 6; ++k) {
+      pick[k] = f[k].n == 2 ? rest & 1 : 0;
+      rest >>= f[k].n == 2 ? 1 : 0;
+    }
+    const Lab a = lab_of(f[0].f[pick[0]], f[1].f[pick[1]], f[2].f[pick[2]]);
+    const Lab b = lab_of(f[3].f[pick[3]], f[4].f[pick[4]], f[5].f[pick[5]]);
+    const float v = ciede2000<kPlant>(a, b, good);
+    good &= int(c == 0 || approx::bits(v) == approx::bits(out));
     out = v;
   }
   return out;

@@ -1,8 +1,8 @@
 // ciede_cuda: the CIEDE2000 difference of every pixel on the device, through the same certified cells as the
 // CPU's batch path (cells.hpp: approx.hpp's approximations of the library calls, each float checked to be the
 // one the library's value rounds to). A pixel whose difference is not certain (about 1 in 100) is marked, and
-// the host computes it with math.hpp's scalar code (the library calls) from the slot's own copy of the
-// pictures. The frame's sum is then formed on the host as the CPU forms it: the pixels' differences as
+// the host computes it from the slot's own copy of the pictures by the CPU extractor's path (its memo of
+// conversions and batches, math.hpp's scalar code with the library calls where they are uncertain). The frame's sum is then formed on the host as the CPU forms it: the pixels' differences as
 // doubles, added from +0 in raster order (a pixel of equal colours adds +0, which the CPU skips: the same
 // sum). docs/exactness.md has the method and why it is exact.
 #include <cmath>
@@ -11,10 +11,13 @@
 
 #include "backends/cuda/grid.cuh"
 #include "backends/cuda/staged_twin.hpp"
+#include "common/cpu.hpp"
 #include "core/implementation.hpp"
 #include "features/ciede/cells.hpp"
 #include "features/ciede/front.hpp"
+#include "features/ciede/lab_cache.hpp"
 #include "features/ciede/schema.hpp"
+#include "vqtwin/error.hpp"
 
 namespace vqtwin {
 namespace ciede {
@@ -44,9 +47,7 @@ __global__ void difference_kernel(cuda::DevicePicture ref, cuda::DevicePicture d
       continue;
     }
     int good = 1;
-    const Lab a = cells::to_lab(ry, ru, rv, bpc, good);
-    const Lab b = cells::to_lab(dy, du, dv, bpc, good);
-    const float d = cells::ciede2000<kPlant>(a, b, good);
+    const float d = cells::difference<kPlant>(ry, ru, rv, dy, du, dv, bpc, good);
     out[i] = good ? d : __int_as_float(0x7fc00000);
   }
 }
@@ -77,39 +78,65 @@ class CiedeCuda final : public cuda::StagedTwin<float> {
     cuda::check(cudaGetLastError(), "ciede difference kernel launch");
   }
 
-  // The host pictures of the slot being collected (the fallback reads them).
+  // The frame's sum needs the slot's host pictures (the fallback reads them), which reduce() is not given:
+  // read_back does it all. (Worker threads collect different slots at once: nothing here is per frame state.)
   void read_back(cuda::CudaSlot& slot, unsigned index, FeatureSink& out) override {
-    ref_ = &slot.ref();
-    dist_ = &slot.dist();
-    StagedTwin::read_back(slot, index, out);
-  }
-
-  void reduce(std::span<const float> de, unsigned index, FeatureSink& out) override {
-    const PictureFormat& f = ref_->format();
-    const double sum = f.bitdepth == 8 ? ordered_sum<std::uint8_t>(de) : ordered_sum<std::uint16_t>(de);
+    const std::span<const float> de = staged(slot).view();
+    const Picture &ref = slot.ref(), &dist = slot.dist();
+    const PictureFormat& f = ref.format();
+    const double sum = f.bitdepth == 8 ? ordered_sum<std::uint8_t>(de, ref, dist) : ordered_sum<std::uint16_t>(de, ref, dist);
     out.put(kOutputs[0], index, score_of(sum, unsigned(f.width) * unsigned(f.height)));
   }
+  void reduce(std::span<const float>, unsigned, FeatureSink&) override {
+    throw Error("ciede_cuda: internal error: results reduced without their pictures");
+  }
 
-  // The CPU's sum: +0, then each pixel's difference in raster order; uncertain ones from math.hpp.
+  // The CPU's sum: +0, then each pixel's difference in raster order; the uncertain ones computed first.
   template <class T>
-  double ordered_sum(std::span<const float> de) const {
-    const int w = ref_->format().width, h = ref_->format().height;
+  double ordered_sum(std::span<const float> de, const Picture& ref, const Picture& dist) const {
+    thread_local std::vector<std::uint32_t> at;
+    thread_local std::vector<float> fixed;
+    at.clear();
+    for (std::size_t i = 0; i < de.size(); ++i)
+      if (std::isnan(de[i])) at.push_back(std::uint32_t(i));
+    fixed.resize(at.size());
+    fallback<T>(ref, dist, at, fixed.data());
     double sum = 0.;
-    for (int y = 0; y < h; ++y) {
-      const float* row = de.data() + std::size_t(y) * std::size_t(w);
-      for (int x = 0; x < w; ++x) {
-        const float d = row[x];
-        sum += std::isnan(d) ? pixel_difference<T>(map_, *ref_, *dist_, x, y) : d;
-      }
-    }
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < de.size(); ++i) sum += std::isnan(de[i]) ? fixed[next++] : de[i];
     return sum;
+  }
+
+  // The differences of the pixels at raster indices `at` by the CPU's own fast path (its per-thread memo of
+  // conversions and its batches, whose floats are math.hpp's: the library calls where they are uncertain).
+  template <class T>
+  void fallback(const Picture& ref, const Picture& dist, const std::vector<std::uint32_t>& at, float* out) const {
+    thread_local LabCache cache;
+    const int w = ref.format().width;
+    const unsigned bpc = unsigned(ref.format().bitdepth);
+    std::uint16_t py[2 * kBatch], pu[2 * kBatch], pv[2 * kBatch];
+    Lab lab[2 * kBatch];
+    for (std::size_t s = 0; s < at.size(); s += kBatch) {
+      const int n = int(at.size() - s < std::size_t(kBatch) ? at.size() - s : std::size_t(kBatch));
+      for (int k = 0; k < n; ++k) {
+        const int y = int(at[s + std::size_t(k)] / unsigned(w)), x = int(at[s + std::size_t(k)] % unsigned(w));
+        const ChromaRow cr = map_.row(y);
+        py[k] = std::uint16_t(ref.row<T>(0, y)[x]);
+        pu[k] = std::uint16_t(map_.sample<T>(ref, 1, cr, x));
+        pv[k] = std::uint16_t(map_.sample<T>(ref, 2, cr, x));
+        py[n + k] = std::uint16_t(dist.row<T>(0, y)[x]);
+        pu[n + k] = std::uint16_t(map_.sample<T>(dist, 1, cr, x));
+        pv[n + k] = std::uint16_t(map_.sample<T>(dist, 2, cr, x));
+      }
+      cache.lookup(kernels_, py, pu, pv, 2 * n, bpc, lab);
+      kernels_.ciede2000(lab, lab + n, n, out + s);
+    }
   }
 
   ChromaMap map_;
   seam::Buffer<ChromaAt> chroma_at_;
   int row_shift_ = 1;
-  const Picture* ref_ = nullptr;
-  const Picture* dist_ = nullptr;
+  BatchKernels kernels_ = batch_kernels_for(cpu::flags());  // the CPU's (--cpumask applies)
 };
 
 }  // namespace
