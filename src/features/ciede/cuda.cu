@@ -6,6 +6,8 @@
 // doubles, added from +0 in raster order (a pixel of equal colours adds +0, which the CPU skips: the same
 // sum). docs/exactness.md has the method and why it is exact.
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <vector>
 
@@ -84,7 +86,11 @@ class CiedeCuda final : public cuda::StagedTwin<float> {
     const std::span<const float> de = staged(slot).view();
     const Picture &ref = slot.ref(), &dist = slot.dist();
     const PictureFormat& f = ref.format();
-    const double sum = f.bitdepth == 8 ? ordered_sum<std::uint8_t>(de, ref, dist) : ordered_sum<std::uint16_t>(de, ref, dist);
+    std::size_t uncertain = 0;
+    const double sum = f.bitdepth == 8 ? ordered_sum<std::uint8_t>(de, ref, dist, uncertain)
+                                       : ordered_sum<std::uint16_t>(de, ref, dist, uncertain);
+    if (report_)  // VQTWIN_REPORT_CIEDE_FALLBACK: the share the host computed (measurements)
+      std::fprintf(stderr, "ciede_cuda: frame %u: %zu of %zu pixels computed on the host\n", index, uncertain, de.size());
     out.put(kOutputs[0], index, score_of(sum, unsigned(f.width) * unsigned(f.height)));
   }
   void reduce(std::span<const float>, unsigned, FeatureSink&) override {
@@ -93,7 +99,7 @@ class CiedeCuda final : public cuda::StagedTwin<float> {
 
   // The CPU's sum: +0, then each pixel's difference in raster order; the uncertain ones computed first.
   template <class T>
-  double ordered_sum(std::span<const float> de, const Picture& ref, const Picture& dist) const {
+  double ordered_sum(std::span<const float> de, const Picture& ref, const Picture& dist, std::size_t& uncertain) const {
     thread_local std::vector<std::uint32_t> at;
     thread_local std::vector<float> fixed;
     at.clear();
@@ -101,6 +107,7 @@ class CiedeCuda final : public cuda::StagedTwin<float> {
       if (std::isnan(de[i])) at.push_back(std::uint32_t(i));
     fixed.resize(at.size());
     fallback<T>(ref, dist, at, fixed.data());
+    uncertain = at.size();
     double sum = 0.;
     std::size_t next = 0;
     for (std::size_t i = 0; i < de.size(); ++i) sum += std::isnan(de[i]) ? fixed[next++] : de[i];
@@ -137,6 +144,7 @@ class CiedeCuda final : public cuda::StagedTwin<float> {
   seam::Buffer<ChromaAt> chroma_at_;
   int row_shift_ = 1;
   BatchKernels kernels_ = batch_kernels_for(cpu::flags());  // the CPU's (--cpumask applies)
+  bool report_ = std::getenv("VQTWIN_REPORT_CIEDE_FALLBACK") != nullptr;
 };
 
 }  // namespace
