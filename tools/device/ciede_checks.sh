@@ -8,7 +8,8 @@
 #    pooled values), with the share of pixels the host computed (VQTWIN_REPORT_CIEDE_FALLBACK); 4. device time
 #    per frame at 1080p and 4K (twin_device_time); 5. whole process, -n --feature ciede, --backend cuda
 #    against --backend cpu --threads 16 on a synthetic colour clip made here (1080p x60, 4K x20), the outputs
-#    compared too. One SUMMARY line per check; logs under $OUT.
+#    compared too. One SUMMARY line per check; logs under $OUT. A shorter run (debugging): HARNESS_ARGS=--quick
+#    RUNS=1 CLIPS=hd.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 STAGE=${STAGE:-$here}
@@ -34,7 +35,7 @@ nvidia-smi -L; echo "cores: $(nproc)"
 V=$bin/vqtwin
 
 # 1. Harness: generated matrix (full) and the fixtures.
-timeout 150 "$bin/twin_harness" --only ciede_cuda --fixtures "$fx" --frames 4 >"$OUT/harness.log" 2>&1
+timeout 150 "$bin/twin_harness" --only ciede_cuda ${HARNESS_ARGS:-} --fixtures "$fx" --frames 4 >"$OUT/harness.log" 2>&1
 rc=$?
 tail -12 "$OUT/harness.log"
 say "harness ciede_cuda (full matrix + fixtures) rc=$rc$([ $rc = 124 ] && echo ' (TIMED OUT)'): $(grep -E '^ *ciede_cuda ' "$OUT/harness.log" | tail -1 | tr -s ' ') $(grep -m3 DIFF "$OUT/harness.log" | tr '\n' ' ')"
@@ -95,9 +96,9 @@ def clip(name, w, h, n):
 clip("hd", 1920, 1080, 60)
 clip("uhd", 3840, 2160, 20)
 PY
-for c in hd uhd; do
+for c in ${CLIPS:-hd uhd}; do
   for b in cuda cpu; do
-    for k in 1 2 3; do
+    for k in $(seq 1 ${RUNS:-3}); do
       s=$(date +%s%N)
       VQTWIN_REPORT_CIEDE_FALLBACK=$([ $b = cuda ] && [ $k = 1 ] && echo 1) "$V" -q -r $D/${c}_ref.y4m -d $D/${c}_dist.y4m \
         -n --feature ciede --backend $b --threads 16 --precision max --json -o "$OUT/$c.$b.json" 2>"$OUT/$c.$b.$k.err"
@@ -106,7 +107,7 @@ for c in hd uhd; do
   done
   same=$(same_json "$OUT/$c.cuda.json" "$OUT/$c.cpu.json" 2>&1 | tail -1)
   host=$(awk '/computed on the host/ {h += $4; p += $6} END {if (p) printf "%.3f %%", 100 * h / p}' "$OUT/$c.cuda.1.err")
-  say "whole process $c: cuda $(sort -n "$OUT/$c.cuda.times" | sed -n 2p) ms, cpu --threads 16 $(sort -n "$OUT/$c.cpu.times" | sed -n 2p) ms (median of 3); JSON $same; host computed $host of the pixels"
+  say "whole process $c: cuda $(sort -n "$OUT/$c.cuda.times" | sed -n "$(( (${RUNS:-3} + 1) / 2 ))p") ms, cpu --threads 16 $(sort -n "$OUT/$c.cpu.times" | sed -n "$(( (${RUNS:-3} + 1) / 2 ))p") ms (median of ${RUNS:-3}); JSON $same; host computed $host of the pixels"
 done
 fi
 echo; cat "$OUT/summary.txt"
