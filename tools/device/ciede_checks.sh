@@ -7,7 +7,7 @@
 #    --backend cuda against --backend cpu at --precision max on every fixture pair (the same per-frame and
 #    pooled values), with the share of pixels the host computed (VQTWIN_REPORT_CIEDE_FALLBACK); 4. device time
 #    per frame at 1080p and 4K (twin_device_time); 5. whole process, -n --feature ciede, --backend cuda
-#    against --backend cpu --threads 16 on a synthetic colour clip made here (1080p x60, 4K x20), the outputs
+#    against --backend cpu --threads 16 on a synthetic colour clip made here (1080p x120, 4K x20), the outputs
 #    compared too. One SUMMARY line per check; logs under $OUT. A shorter run (debugging): HARNESS_ARGS=--quick
 #    RUNS=1 CLIPS=hd.
 set -uo pipefail
@@ -64,7 +64,7 @@ done
 timeout 60 "$bin/twin_device_time" --twins ciede_cuda --sizes 1920x1080,3840x2160 --depths 8,10 --reps 10 \
   --ordered-sums 0 >"$OUT/device_time.log" 2>&1
 cat "$OUT/device_time.log"
-say "device time: $(grep ciede_cuda "$OUT/device_time.log" | awk '{printf "%s %s median %s ms; ", $1, $2, $3}')"
+say "device time per frame (median): $(grep '^ciede_cuda' "$OUT/device_time.log" | awk '{printf "%s %s %s %s ms; ", $2, $3, $4, $5}')"
 
 # 5. Whole process on synthetic colour clips (python3 + numpy; no ffmpeg on the device). SKIP_WHOLE=1 skips it.
 if [ -z "${SKIP_WHOLE:-}" ]; then
@@ -93,7 +93,7 @@ def clip(name, w, h, n):
                 noisy = p.astype(np.int16) + rng.integers(-3, 4, size=p.shape, dtype=np.int16)
                 q.write(np.clip(noisy, 0, 255).astype(np.uint8).tobytes())
     print(f"made {name}: {w}x{h} x{n}", flush=True)
-clip("hd", 1920, 1080, 60)
+clip("hd", 1920, 1080, 120)
 clip("uhd", 3840, 2160, 20)
 PY
 for c in ${CLIPS:-hd uhd}; do
@@ -107,7 +107,8 @@ for c in ${CLIPS:-hd uhd}; do
   done
   same=$(same_json "$OUT/$c.cuda.json" "$OUT/$c.cpu.json" 2>&1 | tail -1)
   host=$(awk '/computed on the host/ {h += $4; p += $6} END {if (p) printf "%.3f %%", 100 * h / p}' "$OUT/$c.cuda.1.err")
-  say "whole process $c: cuda $(sort -n "$OUT/$c.cuda.times" | sed -n "$(( (${RUNS:-3} + 1) / 2 ))p") ms, cpu --threads 16 $(sort -n "$OUT/$c.cpu.times" | sed -n "$(( (${RUNS:-3} + 1) / 2 ))p") ms (median of ${RUNS:-3}); JSON $same; host computed $host of the pixels"
+  fps=$(python3 -c "import json, sys; print(' / '.join('%.1f' % json.load(open(p))['fps'] for p in sys.argv[1:]))" "$OUT/$c.cuda.json" "$OUT/$c.cpu.json")
+  say "whole process $c: cuda $(sort -n "$OUT/$c.cuda.times" | sed -n "$(( (${RUNS:-3} + 1) / 2 ))p") ms, cpu --threads 16 $(sort -n "$OUT/$c.cpu.times" | sed -n "$(( (${RUNS:-3} + 1) / 2 ))p") ms (median of ${RUNS:-3}); fps once started (cuda / cpu) $fps; JSON $same; host computed $host of the pixels"
 done
 fi
 echo; cat "$OUT/summary.txt"
