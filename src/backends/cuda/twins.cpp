@@ -18,6 +18,7 @@ extern const ExtractorInfo kSpeedChromaCudaInfo;
 extern const ExtractorInfo kSpeedTemporalCudaInfo;
 extern const ExtractorInfo kFloatMomentCudaInfo;
 extern const ExtractorInfo kFloatAnsnrCudaInfo;
+extern const ExtractorInfo kCiedeCudaInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -36,6 +37,7 @@ const ExtractorInfo* const kTwins[] = {
     &kSpeedTemporalCudaInfo,
     &kFloatMomentCudaInfo,
     &kFloatAnsnrCudaInfo,
+    &kCiedeCudaInfo,
 };
 }  // namespace
 

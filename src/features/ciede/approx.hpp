@@ -20,19 +20,72 @@
 //   |w| below 0.1 where the odd Taylor series to w^19 is accurate below 2^-60; then the octant's pi/2 - a,
 //   pi - a, sign. Relative error a few 2^-53 (every offset added leaves a result of at least pi/8).
 // - pow(x, 7): x^2, x^4, x^6, x^7 by products, relative error below 4 2^-53.
-#include <bit>
+//
+// Shared with the CUDA twin (cuda.cu, through cells.hpp): every function is __host__ __device__ (VQTWIN_HD), the
+// device build never contracts a*b+c (-fmad=false, as -ffp-contract=off here), and the bit casts and square root
+// below are the same exact operations on both sides, so the device computes the same doubles as the CPU.
 #include <cstdint>
 
 #include "common/isa.hpp"
+#include "core/hd.hpp"
+
+#if !defined(__CUDA_ARCH__)
+#include <bit>
+#endif
+
+// Inline on both sides (always_inline on the host, where the batch loops must vectorise; nvcc inlines
+// device functions itself).
+#if defined(__CUDACC__)
+#define VQTWIN_CIEDE_INLINE VQTWIN_HD inline
+#else
+#define VQTWIN_CIEDE_INLINE VQTWIN_ALWAYS_INLINE
+#endif
 
 namespace vqtwin::ciede::approx {
+
+// Bit casts and the correctly rounded square root, on either side.
+VQTWIN_CIEDE_INLINE std::uint64_t bits(double x) {
+#if defined(__CUDA_ARCH__)
+  return std::uint64_t(__double_as_longlong(x));
+#else
+  return std::bit_cast<std::uint64_t>(x);
+#endif
+}
+VQTWIN_CIEDE_INLINE double from_bits(std::uint64_t b) {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double((long long)b);
+#else
+  return std::bit_cast<double>(b);
+#endif
+}
+VQTWIN_CIEDE_INLINE std::uint32_t bits(float x) {
+#if defined(__CUDA_ARCH__)
+  return std::uint32_t(__float_as_uint(x));
+#else
+  return std::bit_cast<std::uint32_t>(x);
+#endif
+}
+VQTWIN_CIEDE_INLINE float float_from_bits(std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(b);
+#else
+  return std::bit_cast<float>(b);
+#endif
+}
+VQTWIN_CIEDE_INLINE double sqrt_rn(double x) {
+#if defined(__CUDA_ARCH__)
+  return __dsqrt_rn(x);
+#else
+  return __builtin_sqrt(x);
+#endif
+}
 
 inline constexpr double kShifter = 0x1.8p52;  // adding it rounds a |value| < 2^51 to an integer in the low bits
 
 // Taylor polynomials of sin and cos on |r| <= pi/4 (+ the reduction's rounding). kCrude: the planted bug
 // ciede_cpu_short_sin, sin's series cut after r^7 (error up to 2^-25 times r: far beyond the margin).
 template <bool kCrude = false>
-VQTWIN_ALWAYS_INLINE double sin_poly(double r) {
+VQTWIN_CIEDE_INLINE double sin_poly(double r) {
   const double z = r * r;
   if constexpr (kCrude) return r + r * (z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0))));
   const double p =
@@ -42,7 +95,7 @@ VQTWIN_ALWAYS_INLINE double sin_poly(double r) {
                 z * (1.0 / 362880.0 + z * (-1.0 / 39916800.0 + z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0))))));
   return r + r * (z * p);
 }
-VQTWIN_ALWAYS_INLINE double cos_poly(double r) {
+VQTWIN_CIEDE_INLINE double cos_poly(double r) {
   const double z = r * r;
   const double p =
       -0.5 +
@@ -55,16 +108,16 @@ VQTWIN_ALWAYS_INLINE double cos_poly(double r) {
 }
 
 // r = x - k pi/2 and the quadrant k mod 4, |x| < 2^20.
-VQTWIN_ALWAYS_INLINE double reduce_half_pi(double x, unsigned& quadrant) {
+VQTWIN_CIEDE_INLINE double reduce_half_pi(double x, unsigned& quadrant) {
   const double kd = x * 0x1.45f306dc9c883p-1 + kShifter;  // x * 2/pi, rounded to an integer
-  quadrant = unsigned(std::bit_cast<std::uint64_t>(kd)) & 3u;
+  quadrant = unsigned(bits(kd)) & 3u;
   const double k = kd - kShifter;
   return ((x - k * 0x1.921fb54400000p+0) - k * 0x1.0b4611a600000p-34) - k * 0x1.3198a2e037073p-69;
 }
 
 // sin(x); sin(+-0) is +-0 exactly, as the library's.
 template <bool kCrude = false>
-VQTWIN_ALWAYS_INLINE double sin(double x) {
+VQTWIN_CIEDE_INLINE double sin(double x) {
   unsigned q;
   const double r = reduce_half_pi(x, q);
   const double s = sin_poly<kCrude>(r), c = cos_poly(r);
@@ -73,7 +126,7 @@ VQTWIN_ALWAYS_INLINE double sin(double x) {
   return x == 0 ? x : signed_v;
 }
 
-VQTWIN_ALWAYS_INLINE double cos(double x) {
+VQTWIN_CIEDE_INLINE double cos(double x) {
   unsigned q;
   const double r = reduce_half_pi(x, q);
   const double s = sin_poly(r), c = cos_poly(r);
@@ -82,7 +135,7 @@ VQTWIN_ALWAYS_INLINE double cos(double x) {
 }
 
 // exp(x) for -1000 < x < 700.
-VQTWIN_ALWAYS_INLINE double exp(double x) {
+VQTWIN_CIEDE_INLINE double exp(double x) {
   const double kd = x * 0x1.71547652b82fep+0 + kShifter;  // x / ln 2, rounded to an integer
   const double k = kd - kShifter;
   const double r = (x - k * 0x1.62e42fee00000p-1) - k * 0x1.a39ef35793c76p-33;
@@ -101,18 +154,18 @@ VQTWIN_ALWAYS_INLINE double exp(double x) {
                                                         r * (1.0 / 39916800.0 +
                                                              r * (1.0 / 479001600.0 + r * (1.0 / 6227020800.0)))))))))))));
   // 2^k from the integer in kd's low bits (two's complement, so k < 0 works too).
-  const std::uint64_t scale_bits = (std::bit_cast<std::uint64_t>(kd) + 1023u) << 52;
-  return p * std::bit_cast<double>(scale_bits);
+  const std::uint64_t scale_bits = (bits(kd) + 1023u) << 52;
+  return p * from_bits(scale_bits);
 }
 
 // log(x) for normal x > 0: x = 2^e m with m in [sqrt(1/2), sqrt(2)], log m = 2 atanh(s), s = (m - 1) / (m + 1),
 // |s| < 0.172, the odd series to s^23 (truncation below 2^-60); e ln 2 with ln 2 in two parts. Absolute error
 // a few 2^-53 of max(1, |log x|).
-VQTWIN_ALWAYS_INLINE double log(double x) {
-  const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
-  double m = std::bit_cast<double>((bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
+VQTWIN_CIEDE_INLINE double log(double x) {
+  const std::uint64_t xb = bits(x);
+  double m = from_bits((xb & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
   // The biased exponent as a double, through the 2^52 shifter (no integer conversion instruction needed).
-  double e = std::bit_cast<double>(0x4330000000000000ull | (bits >> 52)) - (0x1p52 + 1023.0);
+  double e = from_bits(0x4330000000000000ull | (xb >> 52)) - (0x1p52 + 1023.0);
   const bool high = m > 1.4142135623730951;
   m = high ? m * 0.5 : m;
   e = high ? e + 1.0 : e;
@@ -132,12 +185,12 @@ VQTWIN_ALWAYS_INLINE double log(double x) {
 
 // pow(x, y) for normal x > 0 and |y log x| < 700: exp(y log x), relative error a few 2^-53 times
 // max(1, |y log x|).
-VQTWIN_ALWAYS_INLINE double pow(double x, double y) { return exp(y * log(x)); }
+VQTWIN_CIEDE_INLINE double pow(double x, double y) { return exp(y * log(x)); }
 
 // atan(w) for |w| <= tan(pi/8) + a little.
-VQTWIN_ALWAYS_INLINE double atan_small(double w) {
-  w = w / (1.0 + __builtin_sqrt(1.0 + w * w));
-  w = w / (1.0 + __builtin_sqrt(1.0 + w * w));  // |w| < 0.1
+VQTWIN_CIEDE_INLINE double atan_small(double w) {
+  w = w / (1.0 + sqrt_rn(1.0 + w * w));
+  w = w / (1.0 + sqrt_rn(1.0 + w * w));  // |w| < 0.1
   const double z = w * w;
   const double p =
       -1.0 / 3.0 +
@@ -149,7 +202,7 @@ VQTWIN_ALWAYS_INLINE double atan_small(double w) {
 }
 
 // atan2(y, x) for finite, non-zero x and y.
-VQTWIN_ALWAYS_INLINE double atan2(double y, double x) {
+VQTWIN_CIEDE_INLINE double atan2(double y, double x) {
   const double ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
   const bool swap = ay > ax;
   const double u = swap ? ax / ay : ay / ax;  // in (0, 1]
@@ -163,18 +216,18 @@ VQTWIN_ALWAYS_INLINE double atan2(double y, double x) {
 }
 
 // pow(x, 7) for finite x.
-VQTWIN_ALWAYS_INLINE double pow7(double x) {
+VQTWIN_CIEDE_INLINE double pow7(double x) {
   const double x2 = x * x, x4 = x2 * x2;
   return (x4 * x2) * x;
 }
 
 // Whether every double within m of v rounds to the float v rounds to (m >= 0; m == 0: v is exact).
-VQTWIN_ALWAYS_INLINE bool rounds_alike(double v, double m) {
+VQTWIN_CIEDE_INLINE bool rounds_alike(double v, double m) {
   // (No short-circuit: the loops calling this stay free of branches, so they vectorise.)
-  return (m == 0) | (std::bit_cast<std::uint32_t>(float(v - m)) == std::bit_cast<std::uint32_t>(float(v + m)));
+  return (m == 0) | (bits(float(v - m)) == bits(float(v + m)));
 }
 
 // The margin: 2^-36 of the scale of the expression (a bound of its terms' magnitudes).
-VQTWIN_ALWAYS_INLINE double margin(double scale) { return scale * 0x1p-36; }
+VQTWIN_CIEDE_INLINE double margin(double scale) { return scale * 0x1p-36; }
 
 }  // namespace vqtwin::ciede::approx

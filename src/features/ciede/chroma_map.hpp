@@ -53,6 +53,11 @@ class ChromaMap {
   bool plain() const { return chroma_ == ChromaFormat::k444 || plain_; }
   int plain_shift() const { return chroma_ == ChromaFormat::k444 ? 0 : 1; }
 
+  // Where column x's chroma lies (what sample() reads, as numbers for the device twin's table): plane row
+  // row(y).row + row_step(x), column column(x); column -1 is the zero padding.
+  int row_step(int x) const { return chroma_ == ChromaFormat::k444 ? 0 : row_step_[std::size_t(x)]; }
+  int column(int x) const { return chroma_ == ChromaFormat::k444 ? x : column_[std::size_t(x)]; }
+
   ChromaRow row(int y) const { return {chroma_ == ChromaFormat::k444 ? y : y >> 1}; }
 
   // Chroma sample of plane p (1 or 2) for luma column x of the row `r`.

@@ -8,8 +8,8 @@
 #include "common/cpu.hpp"
 #include "core/extractor.hpp"
 #include "core/implementation.hpp"
-#include "core/format_checks.hpp"
 #include "features/ciede/chroma_map.hpp"
+#include "features/ciede/front.hpp"
 #include "features/ciede/lab_cache.hpp"
 #include "features/ciede/math.hpp"
 #include "features/ciede/schema.hpp"
@@ -23,9 +23,7 @@ class CiedeCpu final : public Extractor {
  public:
   CiedeCpu() : kernels_(batch_kernels_for(cpu::flags())) {}
   void init(const PictureFormat& f) override {
-    require_standard_bitdepth("ciede", f.bitdepth);
-    if (f.chroma == ChromaFormat::k400) throw Error("ciede: 4:0:0 pictures have no colour (libvmaf refuses them)");
-    map_ = ChromaMap(f);  // throws where libvmaf would read outside its chroma planes
+    map_ = accept(f);  // front.hpp: the refusals
   }
 
   void extract(const Picture& ref, const Picture& dist, unsigned index, FeatureSink& out) override {

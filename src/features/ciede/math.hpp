@@ -13,6 +13,8 @@
 
 #include <cmath>
 
+#include "core/hd.hpp"
+
 namespace vqtwin::ciede {
 
 struct Lab {
@@ -84,8 +86,9 @@ inline float hue_weight_t(float hb) {
                0.20 * cos(4.0 * H - 7.0 * M_PI / 20.0));
 }
 
-inline float to_degrees(float radians) { return float(double(radians) * (180.0 / M_PI)); }
-inline float to_radians(float degrees) { return float(double(degrees) * (M_PI / 180.0)); }
+// (Plain arithmetic: shared with the CUDA twin through cells.hpp.)
+VQTWIN_HD inline float to_degrees(float radians) { return float(double(radians) * (180.0 / M_PI)); }
+VQTWIN_HD inline float to_radians(float degrees) { return float(double(degrees) * (M_PI / 180.0)); }
 
 // The rotation term R_T.
 inline float rotation(float c_bar_prime, float hb) {
