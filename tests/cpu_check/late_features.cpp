@@ -112,15 +112,6 @@ TEST(Cambi, BandingValuesEqualThePortableBuild) {
 
 // ---- ciede ----
 
-ciede::Lab random_lab(std::mt19937& rng) {
-  std::uniform_real_distribution<float> l(0, 100), ab(-110, 110);
-  switch (rng() % 5) {
-    case 0: return {l(rng), 0, 0};
-    case 1: return {l(rng), 0, ab(rng)};
-    case 2: return {l(rng), ab(rng), 0};
-    default: return {l(rng), ab(rng), ab(rng)};
-  }
-}
 
 TEST(Ciede, Ciede2000EqualsThePortableBuild) {
   using ciede::BatchKernels;
@@ -131,8 +122,8 @@ TEST(Ciede, Ciede2000EqualsThePortableBuild) {
                        const int n = 1 + int(rng() % ciede::kBatch);
                        ciede::Lab a[ciede::kBatch], b[ciede::kBatch];
                        for (int k = 0; k < n; ++k) {
-                         a[k] = random_lab(rng);
-                         b[k] = rng() % 7 == 0 ? a[k] : random_lab(rng);
+                         a[k] = test::random_lab(rng);
+                         b[k] = rng() % 7 == 0 ? a[k] : test::random_lab(rng);
                          if (rng() % 5 == 0) b[k] = {a[k].l, -a[k].a, -a[k].b};  // opposite hues
                        }
                        std::vector<float> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));

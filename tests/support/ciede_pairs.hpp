@@ -21,4 +21,15 @@ inline void video_like_pair(std::mt19937& rng, unsigned bpc, ciede::Lab& a, cied
   b = ciede::to_lab(near(y), u == grey ? u : near(u), v == grey ? v : near(v), bpc);
 }
 
+// A random Lab colour: grey, one chroma axis or both (the branches of the hue and rotation terms).
+inline ciede::Lab random_lab(std::mt19937& rng) {
+  std::uniform_real_distribution<float> l(0, 100), ab(-110, 110);
+  switch (rng() % 5) {
+    case 0: return {l(rng), 0, 0};
+    case 1: return {l(rng), 0, ab(rng)};
+    case 2: return {l(rng), ab(rng), 0};
+    default: return {l(rng), ab(rng), ab(rng)};
+  }
+}
+
 }  // namespace vqtwin::test

@@ -66,15 +66,6 @@ TEST(CiedeCells, ToLabEqualsScalar) {
   std::printf("ciede cells: %ld of %ld colours uncertain (%.3f %%)\n", uncertain, total, 100.0 * uncertain / total);
 }
 
-Lab random_lab(std::mt19937& rng) {
-  std::uniform_real_distribution<float> l(0, 100), ab(-110, 110);
-  switch (rng() % 5) {
-    case 0: return {l(rng), 0, 0};
-    case 1: return {l(rng), 0, ab(rng)};
-    case 2: return {l(rng), ab(rng), 0};
-    default: return {l(rng), ab(rng), ab(rng)};
-  }
-}
 
 // Random L*a*b* (axes, neutral and opposite hues) and video-like pairs; `plant`: the twin's planted bug.
 long difference_mismatches(bool plant, long& uncertain, long& total) {
