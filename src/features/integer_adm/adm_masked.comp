@@ -23,7 +23,7 @@ layout(push_constant) uniform Push {
   uint row_shift, row_round;
   uint den_sq_shift, den_cube_shift, den_cube_round, den_row_shift, den_row_round;
   uint first;    // this scale's first partial: workgroup g writes 9 at first + 9 g
-  uint planted;  // 1: adm_vulkan_mask_start (the window replicates at the start); 2: adm_vulkan_den_row_floor
+  uint planted;  // adm_vulkan_mask_start: the window replicates at the start instead of reflecting
 } pc;
 
 int div_at(uint m) { return 0; }  // no decouple here
@@ -31,7 +31,7 @@ int div_at(uint m) { return 0; }  // no decouple here
 // threshold_at over the mask and centre planes of `masks_r` (aim) or `masks_q`.
 int threshold_at(bool aim, int x, int y) {
   const int w = int(pc.w), h = int(pc.h), n = w * h;
-  const bool replicate = pc.planted == 1u;
+  const bool replicate = pc.planted != 0u;
   const int rows[3] = int[3](replicate && y == 0 ? 0 : mask_before(y), y, mask_after(y, h));
   const int cols[3] = int[3](replicate && x == 0 ? 0 : mask_before(x), x, mask_after(x, w));
   uint s = 0u;
@@ -50,7 +50,7 @@ void main() {
   const uint r[3] = uint[3](pc.r0, pc.r1, pc.r2);
   const uint cube_shift[3] = uint[3](pc.cube_shift0, pc.cube_shift1, pc.cube_shift2);
   const int64_t cube_round[3] = int64_t[3](int64_t(pc.cube_round0), int64_t(pc.cube_round1), int64_t(pc.cube_round2));
-  const uint64_t den_row_round = pc.planted == 2u ? 0UL : uint64_t(pc.den_row_round);
+  const uint64_t den_row_round = uint64_t(pc.den_row_round);
   uint64_t total[9] = uint64_t[9](0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL);
   for (uint y = pc.top + gl_WorkGroupID.x; y < pc.bottom; y += gl_NumWorkGroups.x) {
     uint64_t v[9] = uint64_t[9](0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL);

@@ -20,6 +20,7 @@ layout(push_constant) uniform Push {
   uint r0, r1, r2;  // the scale's CSF factors in fixed point
   uint egl_lo, egl_hi;  // the gain limit's 53-bit mantissa
   int egl_exp;          // and its exponent
+  uint planted;         // adm_vulkan_angle_never: the 1-degree angle test never passes
 } pc;
 
 int div_at(uint m) { return div[m]; }
@@ -32,7 +33,7 @@ void main() {
   for (uint y = pc.top + gl_WorkGroupID.y; y < pc.bottom; y += gl_NumWorkGroups.y)
     for (uint x = pc.left + gl_GlobalInvocationID.x; x < pc.right; x += gl_NumWorkGroups.x * 64u) {
       const uint i = y * pc.w + x;
-      const bool angle = angle_within_1deg(int64_t(ref_bands[i]), int64_t(ref_bands[n + i]),
+      const bool angle = pc.planted == 0u && angle_within_1deg(int64_t(ref_bands[i]), int64_t(ref_bands[n + i]),
                                            int64_t(dis_bands[i]), int64_t(dis_bands[n + i]));
       int rs[3], qs[3];
       for (int t = 0; t < 3; ++t) {

@@ -111,11 +111,13 @@ class AdmVulkan final : public vulkan::StagedTwin<std::uint64_t> {
     struct PreparePush {
       std::uint32_t w, h, left, top, right, bottom, scale0, aim, r0, r1, r2, egl_lo, egl_hi;
       std::int32_t egl_exp;
+      std::uint32_t planted;
     };
     const Rect& need = g.needed;
     const PreparePush pp{std::uint32_t(g.w), std::uint32_t(g.h), std::uint32_t(need.left), std::uint32_t(need.top),
                          std::uint32_t(need.right), std::uint32_t(need.bottom), scale == 0 ? 1u : 0u, aim ? 1u : 0u,
-                         r[0], r[1], r[2], std::uint32_t(egl_m_), std::uint32_t(egl_m_ >> 32), egl_e_};
+                         r[0], r[1], r[2], std::uint32_t(egl_m_), std::uint32_t(egl_m_ >> 32), egl_e_,
+                         vulkan::plant("adm_vulkan_angle_never") ? 1u : 0u};  // the harness must catch this
     frame.dispatch("adm_prepare",
                    {frame[bands_.ref], frame[bands_.dis], frame[rst_], frame[q_], frame[masks_q_], frame[masks_r_],
                     frame[div_]},
@@ -129,11 +131,9 @@ class AdmVulkan final : public vulkan::StagedTwin<std::uint64_t> {
       std::uint32_t den_sq_shift, den_cube_shift, den_cube_round, den_row_shift, den_row_round;
       std::uint32_t first, planted;
     };
-    // The planted bugs (the harness must catch each): the masking window replicates at the start
-    // instead of reflecting; the denominator's row sums floored instead of rounded.
-    const std::uint32_t planted = vulkan::plant("adm_vulkan_mask_start")    ? 1u
-                                  : vulkan::plant("adm_vulkan_den_row_floor") ? 2u
-                                                                              : 0u;
+    // The planted bug (the harness must catch it): the masking window replicates at the start
+    // instead of reflecting.
+    const std::uint32_t planted = vulkan::plant("adm_vulkan_mask_start") ? 1u : 0u;
     const Rect& pool = g.pool;
     const MaskedPush mp{std::uint32_t(g.w), std::uint32_t(g.h), std::uint32_t(pool.left), std::uint32_t(pool.top),
                         std::uint32_t(pool.right), std::uint32_t(pool.bottom), scale == 0 ? 1u : 0u, aim ? 1u : 0u,
