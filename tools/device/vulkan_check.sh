@@ -34,7 +34,7 @@ done
 
 # Each plant on its own twin (--only); the fp64-free path's plants (..._nofp64_...) with that path forced.
 for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan_rounding float_psnr_vulkan_fp64_fp32_sum \
-    float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32}; do
+    float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32 adm_vulkan_mask_start adm_vulkan_angle_never}; do
   twin=${plant%%_vulkan_*}_vulkan
   nofp64=$(case $plant in *_nofp64_*) echo 1;; *) echo 0;; esac)
   VQTWIN_VULKAN_NO_FP64=$nofp64 VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference \
