@@ -8,7 +8,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "adm_cells.glsl"
 
-layout(local_size_x = 128) in;
+layout(local_size_x = 32) in;
 layout(std430, set = 0, binding = 0) readonly buffer RefBands { int ref_bands[]; };  // h, v, d planes
 layout(std430, set = 0, binding = 1) readonly buffer Rst { int rst[]; };
 layout(std430, set = 0, binding = 2) readonly buffer Q { int q[]; };
@@ -41,7 +41,7 @@ int threshold_at(bool aim, int x, int y) {
   return aim ? int(s - uint(masks_r[i]) + uint(masks_r[n + i])) : int(s - uint(masks_q[i]) + uint(masks_q[n + i]));
 }
 
-shared uint64_t fold[9 * 128];
+shared uint64_t fold[9 * 32];
 
 void main() {
   const uint lane = gl_LocalInvocationID.x;
@@ -54,7 +54,7 @@ void main() {
   uint64_t total[9] = uint64_t[9](0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL);
   for (uint y = pc.top + gl_WorkGroupID.x; y < pc.bottom; y += gl_NumWorkGroups.x) {
     uint64_t v[9] = uint64_t[9](0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL, 0UL);
-    for (uint x = pc.left + lane; x < pc.right; x += 128u) {
+    for (uint x = pc.left + lane; x < pc.right; x += 32u) {
       const uint i = y * pc.w + x;
       const int thr_q = threshold_at(false, int(x), int(y));
       const int thr_r = aim ? threshold_at(true, int(x), int(y)) : 0;
@@ -72,19 +72,19 @@ void main() {
         }
       }
     }
-    for (int k = 0; k < 9; ++k) fold[k * 128 + int(lane)] = v[k];
+    for (int k = 0; k < 9; ++k) fold[k * 32 + int(lane)] = v[k];
     barrier();
-    for (uint s = 64u; s > 0u; s >>= 1) {
+    for (uint s = 16u; s > 0u; s >>= 1) {
       if (lane < s)
-        for (int k = 0; k < 9; ++k) fold[k * 128 + int(lane)] += fold[k * 128 + int(lane + s)];
+        for (int k = 0; k < 9; ++k) fold[k * 32 + int(lane)] += fold[k * 32 + int(lane + s)];
       barrier();
     }
     if (lane == 0u)
       for (int t = 0; t < 3; ++t) {
         // num_row_total (int64, arithmetic shift) and den_row_total (uint64)
-        total[t] += uint64_t((int64_t(fold[t * 128]) + int64_t(pc.row_round)) >> pc.row_shift);
-        if (aim) total[3 + t] += uint64_t((int64_t(fold[(3 + t) * 128]) + int64_t(pc.row_round)) >> pc.row_shift);
-        total[6 + t] += (fold[(6 + t) * 128] + den_row_round) >> pc.den_row_shift;
+        total[t] += uint64_t((int64_t(fold[t * 32]) + int64_t(pc.row_round)) >> pc.row_shift);
+        if (aim) total[3 + t] += uint64_t((int64_t(fold[(3 + t) * 32]) + int64_t(pc.row_round)) >> pc.row_shift);
+        total[6 + t] += (fold[(6 + t) * 32] + den_row_round) >> pc.den_row_shift;
       }
     barrier();
   }

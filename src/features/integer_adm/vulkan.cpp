@@ -21,7 +21,9 @@ namespace vqtwin {
 namespace integer_adm {
 namespace {
 
-constexpr unsigned kGroups = 128;  // the masking pass's workgroups per scale: one partial of 9 sums each
+// The masking pass's workgroups per scale at most (one per pool row up to this): one partial of 9 sums
+// each; the partials of groups not dispatched stay 0 (the results are zeroed).
+constexpr unsigned kGroups = 512;
 constexpr unsigned kSums = 9;      // num[3], aim[3], den[3]
 
 unsigned capped(long long n, long long cap) { return unsigned(n < 1 ? 1 : (n < cap ? n : cap)); }
@@ -145,7 +147,7 @@ class AdmVulkan final : public vulkan::StagedTwin<std::uint64_t> {
                         std::uint32_t(scale) * kGroups * kSums, planted};
     frame.dispatch("adm_masked",
                    {frame[bands_.ref], frame[rst_], frame[q_], frame[masks_q_], frame[masks_r_], frame.results()}, mp,
-                   kGroups);
+                   capped(pool.height(), kGroups));
     frame.compute_barrier();  // the next scale's DWT overwrites the bands read here
   }
 
