@@ -24,8 +24,10 @@ namespace {
 // The masking pass's workgroups per scale at most (one per pool row up to this): one partial of 9 sums
 // each; the partials of groups not dispatched stay 0 (the results are zeroed).
 constexpr unsigned kGroups = 512;
-constexpr unsigned kSums = 9;      // num[3], aim[3], den[3]
+constexpr unsigned kSums = 9;  // num[3], aim[3], den[3]
 
+// Workgroup counts: the passes cover a band with at most 1024 x 65535 groups (columns x rows), so every
+// shader loop runs a few iterations (far from lavapipe's 65535-iteration guard, docs/backends.md).
 unsigned capped(long long n, long long cap) { return unsigned(n < 1 ? 1 : (n < cap ? n : cap)); }
 
 // A rounding term passed as 32 bits (every one is 2^(shift-1) with a shift below 32).
