@@ -24,17 +24,25 @@ summary "list-devices rc=$rc loader=$VQTWIN_VULKAN_LOADER icd=$VK_DRIVER_FILES: 
 
 # Both paths of the float twins: the device's own choice (fp64 on NVIDIA), then the fp64-free path
 # forced (VQTWIN_VULKAN_NO_FP64=1). "deep" adds a 16-bit 8K noise pair (sums past 2^53 units).
+# The integer twins have no float path: the fp64-free pass runs the float twins only (FLOAT_TWIN).
+# Each pass runs in SHARDS parallel shards (the harness's --shard K/N; the CPU references use the cores).
 for path in device nofp64; do
   nofp64=$([ $path = nofp64 ] && echo 1 || echo 0)
-  VQTWIN_VULKAN_NO_FP64=$nofp64 "$bin/twin_harness" --backend vulkan ${HARNESS_ARGS:---phases small,options,pairs,large,deep} \
-    --fixtures "$fx" > "$OUT/harness_$path.log" 2>&1; rc=$?
-  grep -v "^  DIFF" "$OUT/harness_$path.log"; grep "^  DIFF" "$OUT/harness_$path.log" | head -20
-  summary "twin_harness --backend vulkan ($path path) rc=$rc: $(tail -1 "$OUT/harness_$path.log")"
+  only=$([ $path = nofp64 ] && echo "--only ${FLOAT_TWIN:-float_psnr_vulkan}")
+  pids=(); n=${SHARDS:-8}
+  for k in $(seq 0 $((n - 1))); do
+    VQTWIN_VULKAN_NO_FP64=$nofp64 "$bin/twin_harness" --backend vulkan ${HARNESS_ARGS:---phases small,options,pairs,large,deep} \
+      --fixtures "$fx" $only --shard $k/$n > "$OUT/harness_${path}_$k.log" 2>&1 & pids+=($!)
+  done
+  rc=0; for p in "${pids[@]}"; do wait $p || rc=1; done
+  cat "$OUT"/harness_${path}_*.log > "$OUT/harness_$path.log"
+  grep -v "^  DIFF" "$OUT/harness_$path.log" | grep -v "^twin_harness: vulkan\|float twins\|^twin  "; grep "^  DIFF" "$OUT/harness_$path.log" | head -20
+  summary "twin_harness --backend vulkan ($path path, $n shards) rc=$rc: $(grep -h "^twin_harness: every\|DIFFERENCES" "$OUT"/harness_${path}_*.log | sort | uniq -c | tr '\n' ' ')"
 done
 
 # Each plant on its own twin (--only); the fp64-free path's plants (..._nofp64_...) with that path forced.
 for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan_rounding float_psnr_vulkan_fp64_fp32_sum \
-    float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32}; do
+    float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32 adm_vulkan_mask_start adm_vulkan_angle_never}; do
   twin=${plant%%_vulkan_*}_vulkan
   nofp64=$(case $plant in *_nofp64_*) echo 1;; *) echo 0;; esac)
   VQTWIN_VULKAN_NO_FP64=$nofp64 VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference \
