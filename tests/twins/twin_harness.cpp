@@ -10,7 +10,7 @@
 // Pass = every value bit-identical, the same names, the same refusals. Cases the twin's capability
 // check leaves to the CPU (-ENOTSUP: a model falls back there) are counted ("to CPU"), not compared.
 //
-//   twin_harness [--backend cuda|vulkan] [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N]
+//   twin_harness [--backend cuda|vulkan] [--quick] [--only NAME[,NAME...]] [--fixtures DIR] [--frames N] [--shard K/N]
 //                [--first-difference] [--fixtures-only] [--phases small,options,pairs,large,deep] [--sanitizer]
 //                (--sanitizer: --quick --phases sanitizer-sizes,sanitizer-sets)
 //                [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]   (one case, every value printed)
@@ -538,7 +538,7 @@ int harness(int argc, char** argv) {
     else if (s == "--backend" && i + 1 < argc && (std::string(argv[i + 1]) == "cuda" || std::string(argv[i + 1]) == "vulkan"))
       a.backend = std::string(argv[++i]) == "vulkan" ? Backend::kVulkan : Backend::kCuda;
     else {
-      std::fprintf(stderr, "usage: twin_harness [--backend cuda|vulkan] [--quick] [--only NAME] [--fixtures DIR] [--frames N] [--shard K/N]\n"
+      std::fprintf(stderr, "usage: twin_harness [--backend cuda|vulkan] [--quick] [--only NAME[,NAME...]] [--fixtures DIR] [--frames N] [--shard K/N]\n"
                            "                    [--first-difference] [--fixtures-only] [--phases small,options,pairs,large,deep]\n"
                            "                    [--sanitizer]   (the reduced matrix for compute-sanitizer)\n"
                            "                    [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]\n");
@@ -568,7 +568,7 @@ int harness(int argc, char** argv) {
   std::printf("%-22s %8s %8s %8s %10s %10s %12s\n", "twin", "cases", "refused", "to CPU", "values", "identical",
               "max |delta|");
   for (const ExtractorInfo* twin : twins) {
-    if (!a.only.empty() && twin->name != a.only) continue;
+    if (!a.only.empty() && ("," + a.only + ",").find("," + std::string(twin->name) + ",") == std::string::npos) continue;
     const ExtractorInfo* cpu = find_implementation(*twin->spec, Backend::kCpu);
     if (!cpu) {
       std::printf("%s: no CPU reference for its spec\n", std::string(twin->name).c_str());

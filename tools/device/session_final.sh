@@ -1,0 +1,135 @@
+#!/bin/bash
+# One short device call (about 4 minutes on an H100/H200 with 16 cores) over what stage_session.sh staged
+# (STAGE, default .device-final): every twin of both backends, CUDA and Vulkan (NVIDIA's driver), on the
+# harness's quick matrix and the fixtures; every planted bug of tests/CMakeLists.txt (each must make its
+# twin's harness fail); the CLI with --backend cuda / vulkan against --backend cpu at --precision max on
+# every fixture pair (presets, models, the newest twins), with the receipt checked for CPU fallbacks; and
+# the presets' whole-process time, CPU against CUDA, on a generated 1080p clip.
+#   STAGE=.device-final bash tools/device/session_final.sh
+# Knobs: ONLY_CUDA / ONLY_VULKAN (comma lists for the harness; default every twin), HB (harness seconds, 100).
+# One SUMMARY line per check, the same lines again at the end; logs in $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+STAGE=$(cd "${STAGE:-.device-final}" && pwd)
+OUT=${OUT:-/tmp/session-final}; mkdir -p "$OUT"; : >"$OUT/summary.txt"
+bin=$STAGE/bin fx=$STAGE/fixtures
+for z in "$bin"/*.gz; do [ -e "$z" ] && gunzip -f "$z"; done
+chmod +x "$bin"/* 2>/dev/null
+say() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
+t0=$SECONDS
+
+# The Vulkan loader and libglvnd (Debian's packages, staged as .deb files): the device host has NVIDIA's
+# Vulkan driver but no loader.
+if ls "$STAGE"/debs/*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/vk && for d in "$STAGE"/debs/*.deb; do dpkg -x "$d" /tmp/vk; done
+  export LD_LIBRARY_PATH=/tmp/vk/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+  export VQTWIN_VULKAN_LOADER=/tmp/vk/usr/lib/x86_64-linux-gnu/libvulkan.so.1
+fi
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
+export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-$VK_DRIVER_FILES}
+nvidia-smi -L; echo "cores: $(nproc)"
+"$bin/vqtwin" --list-devices 2>&1 | grep -E "^(cuda|vulkan) [0-9]" | head -4
+
+# 1. The harness, both backends side by side, each in 8 shards.
+hb=${HB:-100}
+for k in $(seq 0 7); do
+  timeout "$hb" "$bin/twin_harness" --backend cuda --quick ${ONLY_CUDA:+--only $ONLY_CUDA} --fixtures "$fx" --frames 2 \
+    --shard "$k/8" >"$OUT/h_cuda_$k.log" 2>&1 &
+  timeout "$hb" "$bin/twin_harness" --backend vulkan --quick ${ONLY_VULKAN:+--only $ONLY_VULKAN} --fixtures "$fx" \
+    --frames 2 --shard "$k/8" >"$OUT/h_vulkan_$k.log" 2>&1 &
+done
+wait
+for b in cuda vulkan; do
+  cat "$OUT"/h_${b}_*.log | awk -v b=$b '
+    $1 ~ /_(cuda|vulkan)$/ && NF >= 7 && $2 ~ /^[0-9]+$/ { c[$1]+=$2; r[$1]+=$3; u[$1]+=$4; v[$1]+=$5; i[$1]+=$6; if ($0 ~ /FAIL/) f[$1]=1 }
+    END { for (t in c) printf "SUMMARY: harness %-22s cases %6d refused %5d toCPU %4d values %8d identical %8d %s\n", t, c[t], r[t], u[t], v[t], i[t], (f[t] || v[t] != i[t]) ? "FAIL" : "ok" }' \
+    | sort | tee -a "$OUT/summary.txt"
+  say "harness $b: $(grep -l 'twin_harness: ' "$OUT"/h_${b}_*.log | wc -l)/8 shards finished in ${hb}s; first differences: $(grep -h 'DIFF' "$OUT"/h_${b}_*.log | head -2 | tr '\n' ' ')"
+done
+
+# 2. Planted bugs, 12 at a time: the twin is the plant's name up to its backend; the fp64-free path's plants
+# run with that path forced; a plant that only a pair of options or the deep phase reveals runs that phase.
+plants() { sed -n "/^ *set($1/,/)/p" tests/CMakeLists.txt | tr -d '()' | sed "s/set//; s/$1//" | tr -s ' \n' '\n' | grep -v '^$'; }
+{ plants VQTWIN_PLANTS; plants VQTWIN_VULKAN_PLANTS; } | sort -u >"$OUT/plants.txt"
+run_plant() {
+  local p=$1 backend=cuda twin nofp64=0 phases=small,options,pairs
+  case $p in *_vulkan_*) backend=vulkan twin=${p%%_vulkan_*}_vulkan ;; *) twin=${p%%_cuda_*}_cuda ;; esac
+  case $p in *_nofp64_*) nofp64=1 ;; esac
+  case $p in *uv_scale1*) phases=pairs ;; *sum_ties*) phases=deep ;; esac
+  [ "$backend" = cuda ] && case $p in *no_cap*) phases=small,options,pairs,large ;; esac
+  VQTWIN_VULKAN_NO_FP64=$nofp64 VQTWIN_PLANT=$p timeout 60 "$bin/twin_harness" --backend $backend --quick \
+    --phases $phases --first-difference --only "$twin" >"$OUT/plant_$p.log" 2>&1
+  local rc=$?
+  echo "$p rc=$rc $([ $rc = 1 ] && echo caught || echo NOT-CAUGHT)"
+}
+export -f run_plant; export bin OUT
+xargs -P 12 -I{} bash -c 'run_plant {}' <"$OUT/plants.txt" >"$OUT/plants_result.txt" 2>&1
+say "planted bugs caught: $(grep -c ' caught' "$OUT/plants_result.txt")/$(wc -l <"$OUT/plants.txt")"
+grep NOT-CAUGHT "$OUT/plants_result.txt" | sed 's/^/SUMMARY: /' | tee -a "$OUT/summary.txt"
+
+# 3. The CLI against the CPU, JSON values compared bit for bit; "fallback" counts receipts naming the CPU.
+cat >"$OUT/cmp.py" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+rec = b.get("backends", {})
+fb = sorted(k for k, v in rec.items() if "cpu" in v or not v.endswith(("_cuda", "_vulkan")))
+key = lambda j: ([f.get("metrics") for f in j.get("frames", [])], j.get("pooled_metrics"), j.get("aggregate_metrics"))
+same = key(a) == key(b) and bool(a.get("frames"))
+print(("SAME" if same else "DIFF") + (" fallback:" + ",".join(fb[:6]) if fb else ""))
+PY
+cli_one() {  # backend ref dist tag args...
+  local be=$1 ref=$2 dist=$3 tag=$4; shift 4
+  "$bin/vqtwin" -q -r "$ref" -d "$dist" "$@" --precision max --json -o "$OUT/c_$tag.cpu.json" --backend cpu 2>/dev/null
+  "$bin/vqtwin" -q -r "$ref" -d "$dist" "$@" --precision max --json -o "$OUT/c_$tag.$be.json" --backend $be 2>"$OUT/c_$tag.err"
+  echo "$(python3 "$OUT/cmp.py" "$OUT/c_$tag.cpu.json" "$OUT/c_$tag.$be.json" 2>&1 | tail -1) $be $(basename "$ref") $*"
+}
+export -f cli_one
+: >"$OUT/cli_jobs.txt"; i=0
+for ref in "$fx"/*_ref.y4m; do
+  dist=${ref%_ref.y4m}_dist.y4m
+  for a in "--aom_ctc v7.0" "--nflx_ctc v1.0" "-n --feature psnr_hvs" "-n --feature cambi" "-n --feature ciede" \
+           "--model version=vmaf_v0.6.1 --feature psnr"; do
+    i=$((i + 1)); echo "cuda $ref $dist $i $a" >>"$OUT/cli_jobs.txt"
+  done
+  for a in "--model version=vmaf_v0.6.1" "--model version=vmaf_v0.6.1neg" "--model version=vmaf_4k_v0.6.1" \
+           "--model version=vmaf_v0.6.1 --threads 8" "-n --feature psnr --feature float_ssim --feature ssim" \
+           "-n --feature float_motion --feature float_psnr"; do
+    i=$((i + 1)); echo "vulkan $ref $dist $i $a" >>"$OUT/cli_jobs.txt"
+  done
+done
+timeout 120 xargs -P 8 -L 1 bash -c 'cli_one "$@"' _ <"$OUT/cli_jobs.txt" >"$OUT/cli_results.txt" 2>&1
+for b in cuda vulkan; do
+  say "CLI cpu vs $b: $(grep -c "^SAME $b\|^SAME fallback:[^ ]* $b" "$OUT/cli_results.txt") identical ($(grep -c "^SAME fallback:[^ ]* $b" "$OUT/cli_results.txt") of them with CPU fallbacks), $(grep -c "^DIFF.* $b " "$OUT/cli_results.txt") different, of $(grep -c "^$b " "$OUT/cli_jobs.txt")"
+done
+grep "fallback\|^DIFF" "$OUT/cli_results.txt" | sort | uniq | head -8
+
+# 4. The presets' whole process, 1080p 8-bit 120 frames (generated here), --backend cuda against cpu.
+python3 - <<'PY'
+import numpy as np
+w, h, n = 1920, 1080, 120
+rng = np.random.default_rng(5)
+yy, xx = np.mgrid[0:h, 0:w]
+base = ((xx * 3 + yy * 2) % 256).astype(np.uint8); tex = rng.integers(0, 64, size=(h, w), dtype=np.uint8)
+u = ((xx[::2, ::2] + yy[::2, ::2]) % 200 + 28).astype(np.uint8); v = (255 - u).astype(np.uint8)
+hdr = b"YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C420jpeg\n" % (w, h)
+with open("/dev/shm/p_ref.y4m", "wb") as r, open("/dev/shm/p_dist.y4m", "wb") as d:
+    r.write(hdr); d.write(hdr)
+    for i in range(n):
+        y = np.roll(base, 4 * i, axis=1) + np.roll(tex, i % 37, axis=0)
+        yd = np.clip(y.astype(np.int16) + rng.integers(-6, 7, size=(h, w), dtype=np.int16), 0, 255).astype(np.uint8)
+        ud = np.clip(u.astype(np.int16) + 3, 0, 255).astype(np.uint8)
+        r.write(b"FRAME\n" + y.tobytes() + u.tobytes() + v.tobytes())
+        d.write(b"FRAME\n" + yd.tobytes() + ud.tobytes() + v.tobytes())
+PY
+for a in "--aom_ctc v7.0" "--nflx_ctc v1.0"; do
+  line="$a, 1080p x120:"
+  for b in cpu cuda; do
+    s=$(date +%s.%N)
+    "$bin/vqtwin" -q -r /dev/shm/p_ref.y4m -d /dev/shm/p_dist.y4m $a --backend $b --threads 16 --precision max --json \
+      -o "$OUT/p_$b.json" 2>/dev/null
+    line="$line $b $(python3 -c "print(f'{$(date +%s.%N) - $s:.2f}')") s"
+  done
+  say "$line; $(python3 "$OUT/cmp.py" "$OUT/p_cpu.json" "$OUT/p_cuda.json")"
+done
+say "total $((SECONDS - t0)) s"
+echo "=== summary"; cat "$OUT/summary.txt"
