@@ -18,6 +18,8 @@ extern const ExtractorInfo kSpeedChromaCudaInfo;
 extern const ExtractorInfo kSpeedTemporalCudaInfo;
 extern const ExtractorInfo kFloatMomentCudaInfo;
 extern const ExtractorInfo kFloatAnsnrCudaInfo;
+extern const ExtractorInfo kPsnrHvsCudaInfo;
+extern const ExtractorInfo kCambiCudaInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -36,6 +38,8 @@ const ExtractorInfo* const kTwins[] = {
     &kSpeedTemporalCudaInfo,
     &kFloatMomentCudaInfo,
     &kFloatAnsnrCudaInfo,
+    &kPsnrHvsCudaInfo,
+    &kCambiCudaInfo,
 };
 }  // namespace
 

@@ -8,6 +8,7 @@
 
 #include "common/cpu.hpp"
 #include "common/vector.hpp"
+#include "features/cambi/cells.hpp"
 #include "vqtwin/error.hpp"
 
 #if defined(__SSE2__)
@@ -77,13 +78,9 @@ void check_window_fits(const Target& t, bool high_res_speedup, const char* what)
 }
 
 void to_10bit(const Setup& s, const Target& t, const Picture& pic, std::uint16_t* out) {
-  if (s.bitdepth == 8) {
-    resample<std::uint8_t>(t, pic, out, [](std::uint8_t v) { return std::uint16_t(v << 2); });
-    return;
-  }
-  const int shift = s.bitdepth - 10;
-  const unsigned round = shift == 0 ? 0u : 1u << (shift - 1);
-  resample<std::uint16_t>(t, pic, out, [=](std::uint16_t v) { return std::uint16_t((v + round) >> shift); });
+  const int bpc = s.bitdepth;
+  if (bpc == 8) resample<std::uint8_t>(t, pic, out, [](std::uint8_t v) { return cells::to_10bit(v, 8); });
+  else resample<std::uint16_t>(t, pic, out, [bpc](std::uint16_t v) { return cells::to_10bit(v, bpc); });
 }
 
 void anti_dither(std::uint16_t* img, int w, int h) {
@@ -229,14 +226,7 @@ VQTWIN_ALWAYS_INLINE void banding_values_body(const Setup& s, const std::uint16_
   // where the value is at most its visibility threshold (which grows with d) and the value plus
   // the step is above the visibility-luminance code value.
   std::vector<int> first_step(std::size_t(size), nd);
-  for (int cv = 0; cv < size; ++cv) {
-    const int value = cv + base;
-    for (int d = 0; d < nd; ++d)
-      if (value + nd <= s.tvi[std::size_t(d)] && value + nd + d + 1 > s.vlt) {
-        first_step[std::size_t(cv)] = d;
-        break;
-      }
-  }
+  for (int cv = 0; cv < size; ++cv) first_step[std::size_t(cv)] = cells::first_step(cv, base, nd, s.tvi.data(), s.vlt);
   const float* reciprocal = reciprocal_table().data();
   const int span = 2 * pad + 1;
   // Three rows of band_rows() results, padded to whole groups of 16 with "not counted".
