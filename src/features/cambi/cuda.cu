@@ -100,6 +100,7 @@ struct BandingArgs {
   const int* weights;     // kContrastWeights
   const float* reciprocal;
   float* out;  // packed w x h
+  bool plant;  // planted: every pixel counted as if in the mask
 };
 
 // One 16x16 block of banding values. Shared memory: the tile, then per thread 2 nd + 1 counters.
@@ -115,7 +116,7 @@ __global__ void banding_kernel(BandingArgs a) {
     short v = -1;
     if (r >= 0 && r < a.h && c >= 0 && c < a.w) {
       const long long at = r * a.stride + c;
-      v = short(cells::counted_value(a.img[at], a.mask[at], a.base, a.size));
+      v = short(cells::counted_value(a.img[at], a.plant ? 1 : a.mask[at], a.base, a.size));
     }
     tile[k] = v;
   }
@@ -225,7 +226,7 @@ class CambiCuda final : public cuda::StagedTwin<float> {
     mask_kernel<<<blocks(n), kThreads, 0, st>>>(mask[1], t.w, t.h, mask_threshold(t.w, t.h), mask[0]);
     cuda::check(cudaGetLastError(), "cambi spatial mask kernel launch");
     int mcur = 0;
-    const bool plant = cuda::plant("cambi_cuda_window_edge");
+    const bool plant = cuda::plant("cambi_cuda_mask_ignored");
     float* out = frame.results() + p.offset;
     for (int scale = 0; scale < kNumScales; ++scale) {
       int w = 0, h = 0;
@@ -241,10 +242,10 @@ class CambiCuda final : public cuda::StagedTwin<float> {
       mode_kernel<<<blocks(m), kThreads, 0, st>>>(img[cur], (long long)t.w, w, h, img[cur ^ 1]);
       cuda::check(cudaGetLastError(), "cambi mode filter kernel launch");
       cur ^= 1;
-      // Planted: the window one pixel narrower on each side.
-      const int pad = (t.window >> 1) - (plant ? 1 : 0);
-      const BandingArgs a{img[cur],         mask[mcur],       (long long)t.w, w,  h, pad, s.band_base, s.band_size,
-                          s.num_diffs,      frame[first_step_], frame[weights_], frame[reciprocal_], out};
+      const int pad = t.window >> 1;
+      const BandingArgs a{img[cur],           mask[mcur],       (long long)t.w,     w,   h,    pad, s.band_base,
+                          s.band_size,        s.num_diffs,      frame[first_step_], frame[weights_], frame[reciprocal_],
+                          out,                plant};
       if (s.band_size > 0) {
         const dim3 grid(unsigned((w + kTile - 1) / kTile), unsigned((h + kTile - 1) / kTile));
         banding_kernel<<<grid, dim3(kTile, kTile), banding_shared_bytes(pad, s.num_diffs), st>>>(a);
