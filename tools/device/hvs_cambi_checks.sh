@@ -2,8 +2,8 @@
 # Runs on the device machine over what stage_hvs_cambi.sh staged beside this script: psnr_hvs_cuda and
 # cambi_cuda.
 #  1. Device time per frame of each twin alone on the GPU (twin_device_time: 1080p and 4K, 8 and 10 bits).
-#  2. Whole process, 1080p, $FRAMES frames of generated content: vqtwin -n --feature F with --backend
-#     cuda and with --backend cpu --threads 16 (wall seconds and fps).
+#  2. Whole process, 1080p, 120 and 600 frames ($FRAMES) of generated content: vqtwin -n --feature F with
+#     --backend cuda and with --backend cpu --threads 16 (wall seconds, fps, the receipt).
 #  3. At once: the twin harness of each twin (its full generated matrix, in shards, and the fixtures),
 #     each twin's planted bug (the harness must exit 1), and the CLI with --backend cpu and --backend
 #     cuda on every fixture pair at --precision max for psnr_hvs and several cambi option sets (JSON
@@ -23,23 +23,48 @@ export bin fx OUT T
 say() { echo "SUMMARY: $*" >> "$OUT/summary.txt"; }
 nvidia-smi -L
 H=${HARNESS_S:-150}
-FRAMES=${FRAMES:-120}
+FRAMES=${FRAMES:-120 600}  # frame counts of the whole-process runs
 
 # 1. Device time per frame.
 timeout ${BENCH_S:-50} "$bin/twin_device_time" --sizes 1920x1080,3840x2160 --depths 8,10 \
   --twins psnr_hvs_cuda,cambi_cuda --reps ${BENCH_REPS:-10} --ordered-sums 0 > "$OUT/bench.log" 2>&1
 echo "bench rc=$?"; cat "$OUT/bench.log"
 
-# 2. Whole process at 1080p.
-python3 "$here/gen_y4m.py" "$T/ref.y4m" 1920 1080 "$FRAMES" && python3 "$here/gen_y4m.py" "$T/dist.y4m" 1920 1080 "$FRAMES" --dist
-for feat in psnr_hvs cambi; do
-  for b in "cpu --threads 16" cuda; do
-    t0=$(date +%s.%N)
-    "$bin/vqtwin" -q -r "$T/ref.y4m" -d "$T/dist.y4m" -n --feature $feat --backend $b --json -o "$OUT/fps_$feat.json" \
-      2> "$OUT/fps_$feat.err"; rc=$?
-    t1=$(date +%s.%N)
-    say "whole process 1080p x$FRAMES --feature $feat --backend $b: rc=$rc $(python3 -c "print('%.2f s, %.0f fps' % ($t1 - $t0, $FRAMES / ($t1 - $t0)))")"
+# 2. Whole process at 1080p: one generated clip pair of the largest count, each count read with --frame_cnt.
+# Wall time (start-up included) and the JSON's fps (frames over the run after start-up).
+counts=($FRAMES); max=${counts[-1]}
+python3 "$here/gen_y4m.py" "$T/ref.y4m" 1920 1080 "$max" && python3 "$here/gen_y4m.py" "$T/dist.y4m" 1920 1080 "$max" --dist
+for n in "${counts[@]}"; do
+  for feat in psnr_hvs cambi; do
+    for b in "cpu --threads 16" cuda; do
+      o="$OUT/fps_${feat}_${n}_${b%% *}"
+      t0=$(date +%s.%N)
+      "$bin/vqtwin" -q -r "$T/ref.y4m" -d "$T/dist.y4m" --frame_cnt "$n" -n --feature $feat --backend $b --json -o "$o.json" \
+        2> "$o.err"; rc=$?
+      t1=$(date +%s.%N)
+      say "whole process 1080p x$n --feature $feat --backend $b: rc=$rc $(python3 -c "import json,sys
+w=$t1-$t0; f=json.load(open(sys.argv[1])).get('fps') if $rc == 0 else None
+print('%.2f s wall (%.0f fps), JSON fps %s, receipt %s' % (w, $n / w, f, json.load(open(sys.argv[1])).get('backends') if $rc == 0 else '-'))" "$o.json")"
+    done
   done
+done
+# The high-resolution speed-up starts at a 1080p encode (no fixture is that large): the generated pair,
+# 8 frames, CLI --backend cuda against cpu at --precision max.
+for spec in cambi=cambi_high_res_speedup=1080:full_ref=true cambi=cambi_high_res_speedup=1080:enc_bitdepth=8:max_log_contrast=4; do
+  o="$OUT/hrs_$(echo "$spec" | tr -c 'a-z0-9\n' '_')"
+  for b in cpu cuda; do
+    "$bin/vqtwin" -q -r "$T/ref.y4m" -d "$T/dist.y4m" --frame_cnt 8 -n --feature "$spec" --precision max --json \
+      -o "$o.$b.json" --backend $b 2> "$o.$b.err"
+  done
+  python3 - "$o.cpu.json" "$o.cuda.json" > "$o.diff" 2>&1 <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+rec = b.pop('backends', None); a.pop('backends', None)
+for k in ('fps', 'version'):
+    a.pop(k, None); b.pop(k, None)
+sys.exit(0 if a == b and all(str(v).endswith('_cuda') for v in (rec or {'': ''}).values()) else 1)
+PY
+  say "CLI 1080p x8 --feature $spec cuda vs cpu: $([ $? = 0 ] && echo identical || echo DIFFERENT)"
 done
 rm -f "$T/ref.y4m" "$T/dist.y4m"
 

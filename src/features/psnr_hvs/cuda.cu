@@ -5,7 +5,8 @@
 //     is libvmaf's sequence (every term from +0, block after block, term after term: the only order
 //     that gives its rounding), reproduced bit for bit in parallel by the chunked ordered sum
 //     (core/ordered_sum.hpp, in binary32 here).
-//   host, in reduce(): the three totals through the front (division by count and peak, glibc's log10).
+//   host, in reduce(): the three totals through the front (division by count and peak, glibc's log10);
+//     a NaN total (wild 10/12-bit words) becomes the CPU's NaN first (Front::cpu_nan_total).
 #include <span>
 
 #include "backends/cuda/grid.cuh"
@@ -76,7 +77,12 @@ class PsnrHvsCuda final : public cuda::StagedTwin<float> {
   }
 
   void reduce(std::span<const float> total, unsigned index, FeatureSink& out) override {
-    front_.emit(total.data(), index, out);
+    float t[3];
+    for (int p = 0; p < 3; ++p) {
+      const float v = total[std::size_t(p)];
+      t[p] = v != v ? Front::cpu_nan_total() : v;
+    }
+    front_.emit(t, index, out);
   }
 
   Front front_;

@@ -41,6 +41,17 @@ class Front {
   const Tables& tables(int p) const { return tables_[p]; }
   const Tables* all_tables() const { return tables_; }
 
+  // The CPU's plane total when a term is NaN: 10/12-bit words of 2^bpc or more can overflow the int32
+  // AC energy (libvmaf's type), whose square root is then taken of a negative number. That NaN is the
+  // one this host's masked_root makes (x86: the default NaN, sign set), and every later operation
+  // carries it unchanged (IEEE leaves a NaN result's sign and payload to the machine; x86 keeps the
+  // NaN operand's). A device makes its own canonical NaN: a twin maps a NaN total to this one, so the
+  // values that follow (and their signs) are the CPU's.
+  static float cpu_nan_total() {
+    volatile float negative = -1.0f;  // computed at run time, by the host's own sqrt
+    return masked_root(float(negative));
+  }
+
   // The frame's four values from each plane's fp32 total of its terms (added in libvmaf's order).
   void emit(const float total[3], unsigned index, FeatureSink& out) const {
     double score[3];
