@@ -84,16 +84,10 @@ void to_10bit(const Setup& s, const Target& t, const Picture& pic, std::uint16_t
 }
 
 void anti_dither(std::uint16_t* img, int w, int h) {
-  // Each sample becomes the mean of its 2x2 square (of its pair on the last row / column), all from
-  // the original values: row i only reads rows i and i+1, which are still untouched.
-  for (int i = 0; i + 1 < h; ++i) {
-    std::uint16_t* a = img + std::ptrdiff_t(i) * w;
-    const std::uint16_t* b = a + w;
-    for (int j = 0; j + 1 < w; ++j) a[j] = std::uint16_t((a[j] + a[j + 1] + b[j] + b[j + 1]) >> 2);
-    a[w - 1] = std::uint16_t((a[w - 1] + b[w - 1]) >> 1);
-  }
-  std::uint16_t* last = img + std::ptrdiff_t(h - 1) * w;
-  for (int j = 0; j + 1 < w; ++j) last[j] = std::uint16_t((last[j] + last[j + 1]) >> 1);
+  // In place, in raster order: each output (cells::anti_dither_at) reads its own sample and ones to its
+  // right and below, none of them written yet.
+  for (int i = 0; i < h; ++i)
+    for (int j = 0; j < w; ++j) img[std::ptrdiff_t(i) * w + j] = cells::anti_dither_at(img, w, h, i, j);
 }
 
 namespace {
@@ -161,13 +155,11 @@ VQTWIN_ALWAYS_INLINE void mode_filter_body(std::uint16_t* img, std::ptrdiff_t st
 
 }  // namespace
 
+// In place, in raster order: output (i, j) reads (2i, 2j), at or after it, not yet written.
 template <class T>
 static void decimate_plane(T* img, std::ptrdiff_t stride, int w, int h) {
-  for (int i = 0; i < h; ++i) {
-    T* dst = img + i * stride;
-    const T* src = img + 2 * i * stride;
-    for (int j = 0; j < w; ++j) dst[j] = src[2 * j];
-  }
+  for (int i = 0; i < h; ++i)
+    for (int j = 0; j < w; ++j) img[i * stride + j] = cells::decimate_at(img, stride, i, j);
 }
 void decimate(std::uint16_t* img, std::ptrdiff_t stride, int w, int h) { decimate_plane(img, stride, w, h); }
 void decimate(std::uint8_t* img, std::ptrdiff_t stride, int w, int h) { decimate_plane(img, stride, w, h); }
