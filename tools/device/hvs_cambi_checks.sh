@@ -127,10 +127,27 @@ for ref in "$fx"/*_ref.y4m; do
   echo "$stem cambi_mlc5 cambi=max_log_contrast=5:window_size=127:cambi_topk=0.9:cambi_max_val=5"
   echo "$stem cambi_hrs cambi=cambi_high_res_speedup=1080:full_ref=true:src_width=1920:src_height=1080"
 done | timeout $H xargs -P 4 -n 3 bash -c 'cli "$0" "$1" "$2"' > "$OUT/cli.log" 2>&1
+# cambi's heatmap files, CPU against CUDA, byte for byte (and the JSON), on two pairs.
+hm=0; hm_same=0
+for stem in sd_576x324_8bit_420 hd_1280x720_10bit_420; do
+  [ -e "$fx/${stem}_ref.y4m" ] || continue
+  for b in cpu cuda; do
+    "$bin/vqtwin" -q -r "$fx/${stem}_ref.y4m" -d "$fx/${stem}_dist.y4m" -n --precision max --json \
+      --feature "cambi=heatmaps_path=$T/hm_${stem}_$b:full_ref=true" -o "$OUT/cli/hm_${stem}.$b.json" --backend $b \
+      2> "$OUT/cli/hm_${stem}.$b.err"
+  done
+  for f in "$T/hm_${stem}_cpu"/*.gray; do
+    hm=$((hm + 1))
+    cmp -s "$f" "$T/hm_${stem}_cuda/$(basename "$f")" && hm_same=$((hm_same + 1))
+  done
+  python3 "$T/cmp.py" "$OUT/cli/hm_${stem}.cpu.json" "$OUT/cli/hm_${stem}.cuda.json" > "$OUT/cli/hm_${stem}.diff" 2>&1 \
+    && echo "same $stem cambi_heatmaps" >> "$OUT/cli.log" || echo "DIFF $stem cambi_heatmaps: $(head -c 200 "$OUT/cli/hm_${stem}.diff")" >> "$OUT/cli.log"
+done
+say "cambi heatmap files cuda vs cpu: $hm_same/$hm identical"
 wait
 
 runs=$(grep -c . "$OUT/cli.log"); same=$(grep -c '^same' "$OUT/cli.log")
-say "CLI --backend cuda vs cpu, --precision max ($(ls "$fx"/*_ref.y4m | wc -l) pairs x psnr_hvs + 6 cambi sets): $same/$runs identical or refused by both"
+say "CLI --backend cuda vs cpu, --precision max ($(ls "$fx"/*_ref.y4m | wc -l) pairs x psnr_hvs + 6 cambi sets, heatmaps on 2): $same/$runs identical or refused by both"
 grep -v '^same ' "$OUT/cli.log" | head -12
 for job in "${JOBS[@]}"; do
   echo "== harness $job (rc $(cat "$OUT/harness_$job.rc" 2>/dev/null))"

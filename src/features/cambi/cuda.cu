@@ -7,13 +7,13 @@
 //     memory (16x16 pixels and their margins), into per-thread counters of the 2 nd + 1 rows around
 //     the pixel's own: the counts the CPU's sliding histograms hold, so the same step responses.
 //     10/12-bit pictures also get their largest sample (libvmaf refuses samples above the bit depth).
-//   host, in reduce(): the refusal, then each scale's top-k pooling and the weighted sum through the
-//     front, the CPU's code on the same values (libvmaf's selection order decides the double sum's
-//     order: a sequential walk, kept on the host).
-// Declined by the capability check: heatmaps_path (files written per frame: a host concern; the
-// CPU writes them).
+//   host, in reduce(): the refusal, the heatmap files (heatmaps_path: the CPU's writer on the same
+//     values), then each scale's top-k pooling and the weighted sum through the front, the CPU's code
+//     on the same values (libvmaf's selection order decides the double sum's order: a sequential
+//     walk, kept on the host).
+// Every option of the schema is served; nothing is declined.
 #include <algorithm>
-#include <cerrno>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,6 +23,7 @@
 #include "core/implementation.hpp"
 #include "features/cambi/cells.hpp"
 #include "features/cambi/front.hpp"
+#include "features/cambi/heatmaps.hpp"
 #include "features/cambi/schema.hpp"
 #include "vqtwin/error.hpp"
 
@@ -138,12 +139,6 @@ std::size_t banding_shared_bytes(int pad, int nd) {
          std::size_t(2 * nd + 1) * kTile * kTile * sizeof(unsigned short);
 }
 
-int check(const OptionValues& o, const PictureFormat&) {
-  for (const auto& [key, value] : o.given())
-    if (key == "heatmaps_path") return -ENOTSUP;
-  return 0;
-}
-
 class CambiCuda final : public cuda::StagedTwin<float> {
  public:
   explicit CambiCuda(const OptionValues& o) : front_(o) {}
@@ -161,6 +156,10 @@ class CambiCuda final : public cuda::StagedTwin<float> {
 
   void declare(const PictureFormat& f, seam::TwinPlan<float>& plan) override {
     front_.init(f);
+    heatmaps_.reset();
+    if (!front_.heatmaps_path().empty())
+      heatmaps_ = std::make_unique<Heatmaps>(front_.heatmaps_path(), front_.encode().w, front_.encode().h,
+                                             front_.encode().window, front_.setup().num_diffs);
     const Setup& s = front_.setup();
     std::vector<int> first(std::size_t(std::max(s.band_size, 1)), s.num_diffs);
     for (int cv = 0; cv < s.band_size; ++cv)
@@ -265,13 +264,24 @@ class CambiCuda final : public cuda::StagedTwin<float> {
           throw Error("cambi: the picture holds the value " + std::to_string(largest) + ", above the " +
                       std::to_string(s.bitdepth) + "-bit maximum " + std::to_string(max));
       }
+      const float* values = staged.data() + pic_[k].offset;
+      if (k == 0 && heatmaps_) {  // the distorted picture's values, scale after scale
+        const float* v = values;
+        for (int scale = 0; scale < kNumScales; ++scale) {
+          int w = 0, h = 0;
+          front_.scale_size(*pic_[k].t, scale, w, h);
+          heatmaps_->write(scale, v, w, h, index);
+          v += std::size_t(w) * std::size_t(h);
+        }
+      }
       std::vector<float> scratch;  // reduce() runs for several slots at once
-      score[k] = front_.score(*pic_[k].t, staged.data() + pic_[k].offset, scratch);
+      score[k] = front_.score(*pic_[k].t, values, scratch);
     }
     front_.emit(score[0], score[1], index, out);
   }
 
   Front front_;
+  std::unique_ptr<Heatmaps> heatmaps_;
   int pictures_ = 1;
   Picture pic_[2];
   seam::Buffer<int> first_step_, weights_;
@@ -283,6 +293,6 @@ class CambiCuda final : public cuda::StagedTwin<float> {
 
 extern const ExtractorInfo kCambiCudaInfo;
 const ExtractorInfo kCambiCudaInfo =
-    twin_extractor<cambi::CambiCuda>(cambi::kSpec, Backend::kCuda, "cambi_cuda", &cambi::check);
+    twin_extractor<cambi::CambiCuda>(cambi::kSpec, Backend::kCuda, "cambi_cuda", nullptr);
 
 }  // namespace vqtwin
