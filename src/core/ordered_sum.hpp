@@ -1,6 +1,7 @@
 #pragma once
-// A sequential double sum, ((+0 + t[0]) + t[1]) + ... + t[n-1] with every addition rounded once, as a
-// CPU reference adds in raster order, reproduced bit for bit by chunks that run in parallel.
+// A sequential double (or float) sum, ((+0 + t[0]) + t[1]) + ... + t[n-1] with every addition rounded
+// once, as a CPU reference adds in raster order, reproduced bit for bit by chunks that run in parallel.
+// Every step below holds for both binary formats (only the grid and exponent fields differ: Format).
 //
 // Why it is needed: float_ssim and integer_ssim add per-pixel doubles in raster order, and that
 // rounding sequence is part of their values (integer_ssim's score is not rounded afterwards;
@@ -52,6 +53,15 @@ VQTWIN_HD inline std::uint64_t bits_of(double a) {
   return x;
 #endif
 }
+VQTWIN_HD inline std::uint32_t bits_of(float a) {
+#if defined(__CUDA_ARCH__)
+  return std::uint32_t(__float_as_uint(a));
+#else
+  std::uint32_t x = 0;
+  std::memcpy(&x, &a, sizeof a);
+  return x;
+#endif
+}
 VQTWIN_HD inline double from_bits(std::uint64_t x) {
 #if defined(__CUDA_ARCH__)
   return __longlong_as_double((long long)x);
@@ -61,72 +71,130 @@ VQTWIN_HD inline double from_bits(std::uint64_t x) {
   return a;
 #endif
 }
-VQTWIN_HD inline bool same_bits(double a, double b) { return bits_of(a) == bits_of(b); }
+VQTWIN_HD inline float from_bits(std::uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(x);
+#else
+  float a = 0;
+  std::memcpy(&a, &x, sizeof a);
+  return a;
+#endif
+}
+template <class T>
+VQTWIN_HD inline bool same_bits(T a, T b) { return bits_of(a) == bits_of(b); }
+
+// The binary formats the sums run in (binary64 for the SSIM-like sums, binary32 for fp32 sequences):
+// the bits, the exponent field (where and how wide) and the largest biased exponent of a finite value.
+template <class T>
+struct Format;
+template <>
+struct Format<double> {
+  using Bits = std::uint64_t;
+  static constexpr int kMantissa = 52;
+  static constexpr Bits kExpMask = 0x7FF;
+};
+template <>
+struct Format<float> {
+  using Bits = std::uint32_t;
+  static constexpr int kMantissa = 23;
+  static constexpr Bits kExpMask = 0xFF;
+};
 
 // The power of two at or below |a| (its binade's start); 0 for 0 and subnormals.
-VQTWIN_HD inline double binade_of(double a) { return from_bits(bits_of(a) & 0x7FF0000000000000ull); }
-// The spacing of doubles in |a|'s binade (2^-52 of its start); 0 where that is not a normal double.
-VQTWIN_HD inline double grid_of(double a) {
-  const std::uint64_t e = (bits_of(a) >> 52) & 0x7FF;
-  return (e > 52 && e < 0x7FF) ? from_bits((e - 52) << 52) : 0.0;
+template <class T>
+VQTWIN_HD inline T binade_of(T a) {
+  using F = Format<T>;
+  return from_bits(typename F::Bits(bits_of(a) & (F::kExpMask << F::kMantissa)));
+}
+// The spacing of values in |a|'s binade (2^-mantissa of its start); 0 where that is not a normal value.
+template <class T>
+VQTWIN_HD inline T grid_of(T a) {
+  using F = Format<T>;
+  const typename F::Bits e = (bits_of(a) >> F::kMantissa) & F::kExpMask;
+  return (e > typename F::Bits(F::kMantissa) && e < F::kExpMask)
+             ? from_bits(typename F::Bits((e - F::kMantissa) << F::kMantissa))
+             : T(0);
 }
 
+// The magnitude, minimum and maximum used below (no NaN reaches a decision through them: a NaN
+// partial sum makes the run's end NaN, which is checked).
+template <class T>
+VQTWIN_HD inline T magnitude(T a) { return a < 0 ? -a : a; }
+template <class T>
+VQTWIN_HD inline T smaller(T a, T b) { return b < a ? b : a; }
+template <class T>
+VQTWIN_HD inline T larger(T a, T b) { return b > a ? b : a; }
+
 // start + t[begin] + ... + t[end - 1], in index order, each addition rounded once.
-VQTWIN_HD inline double run(const double* t, std::size_t begin, std::size_t end, double start) {
-  double s = start;
+template <class T>
+VQTWIN_HD inline T run(const T* t, std::size_t begin, std::size_t end, T start) {
+  T s = start;
   for (std::size_t i = begin; i < end; ++i) s = s + t[i];
   return s;
 }
 
 // A chunk's four runs from a + j*g (step 2 above).
-struct ChunkRuns {
-  double end[kVariants];
-  double reach;  // the runs shifted by any |d| < reach are exact; <= 0: never
+template <class T>
+struct Runs {
+  T end[kVariants];
+  T reach;  // the runs shifted by any |d| < reach are exact; <= 0: never
 };
+using ChunkRuns = Runs<double>;
 
-// 1/g for a grid g = grid_of(a) > 0: a power of two, so exact (and normal: g >= 2^-1022).
-VQTWIN_HD inline double inverse_grid(double g) {
-  return from_bits((std::uint64_t(2046) - ((bits_of(g) >> 52) & 0x7FF)) << 52);
+// 1/g for a grid g = grid_of(a) > 0: a power of two, so exact (and normal: g >= the smallest normal).
+template <class T>
+VQTWIN_HD inline T inverse_grid(T g) {
+  using F = Format<T>;
+  const typename F::Bits e = (bits_of(g) >> F::kMantissa) & F::kExpMask;
+  return from_bits(typename F::Bits((2 * (F::kExpMask >> 1) - e) << F::kMantissa));
 }
 
-VQTWIN_HD inline ChunkRuns run_variants(const double* t, std::size_t begin, std::size_t end, double a) {
-  const double g = grid_of(a);
-  ChunkRuns r{{a, a + g, a + 2 * g, a + 3 * g}, -1.0};
+template <class T>
+VQTWIN_HD inline T floor_of(T x) {
+  if constexpr (sizeof(T) == 4) return floorf(x);
+  else return floor(x);
+}
+
+template <class T>
+VQTWIN_HD inline Runs<T> run_variants(const T* t, std::size_t begin, std::size_t end, T a) {
+  const T g = grid_of(a);
+  Runs<T> r{{a, a + g, a + 2 * g, a + 3 * g}, T(-1)};
   // Within reach, every partial sum keeps a's sign and stays in [B, 4B) in magnitude (B = a's binade),
   // so the only powers of two it can come near are B, 2B and 4B. Per run, the smallest and largest
   // partial sums give the distances to B and 4B, and the distance of each partial sum to P = +-2B is
   // kept (exact there: Sterbenz). Partial sums that leave [B, 4B), change sign or stop being finite
   // (a NaN or infinity reaches the end, where it is seen) make the chunk walked.
-  const double B = binade_of(a);
-  const double P = a < 0 ? -2 * B : 2 * B;
-  double lo[kVariants], hi[kVariants], near[kVariants];
+  const T B = binade_of(a);
+  const T P = a < 0 ? -2 * B : 2 * B;
+  T lo[kVariants], hi[kVariants], near[kVariants];
   for (int j = 0; j < kVariants; ++j) {
     lo[j] = hi[j] = r.end[j];
-    near[j] = fabs(r.end[j] - P);
+    near[j] = magnitude(T(r.end[j] - P));
   }
   for (std::size_t i = begin; i < end; ++i) {
-    const double x = t[i];
+    const T x = t[i];
     for (int j = 0; j < kVariants; ++j) {
-      const double e = r.end[j] + x;
+      const T e = r.end[j] + x;
       r.end[j] = e;
-      lo[j] = fmin(lo[j], e);
-      hi[j] = fmax(hi[j], e);
-      near[j] = fmin(near[j], fabs(e - P));
+      lo[j] = smaller(lo[j], e);
+      hi[j] = larger(hi[j], e);
+      near[j] = smaller(near[j], magnitude(T(e - P)));
     }
   }
+  const T inf = T(INFINITY);
   bool ok = g > 0;
-  double low = INFINITY, high = 0, clearance = INFINITY;  // magnitudes over the four runs
+  T low = inf, high = 0, clearance = inf;  // magnitudes over the four runs
   for (int j = 0; j < kVariants; ++j) {
-    ok = ok && fabs(r.end[j]) < INFINITY;  // false for NaN too
-    const double l = a < 0 ? -hi[j] : lo[j], h = a < 0 ? -lo[j] : hi[j];
-    low = fmin(low, l);
-    high = fmax(high, h);
-    clearance = fmin(clearance, near[j]);
+    ok = ok && magnitude(r.end[j]) < inf;  // false for NaN too
+    const T l = a < 0 ? -hi[j] : lo[j], h = a < 0 ? -lo[j] : hi[j];
+    low = smaller(low, l);
+    high = larger(high, h);
+    clearance = smaller(clearance, near[j]);
   }
   // At most one binade above a's (grids g and 2g: a shift by a multiple of 4g is even on both).
   if (ok && low >= B && high < 4 * B) {
     // low - B and 4B - high are exact where they are the smallest distance (Sterbenz).
-    clearance = fmin(clearance, fmin(low - B, 4 * B - high));
+    clearance = smaller(clearance, smaller(T(low - B), T(4 * B - high)));
     // A shifted partial sum stays in its binade when its shift plus half a grid step (the exact sum
     // before rounding) is below the clearance; the shift is |d| plus up to 3g; 2 * grid_of(high)
     // more covers the rounding of this subtraction.
@@ -138,28 +206,31 @@ VQTWIN_HD inline ChunkRuns run_variants(const double* t, std::size_t begin, std:
 // The end of a chunk's run from the exact start s, from its runs from a (step 3); false when s is
 // out of their reach. `ends` are the four run ends. Every operation below is exact (the comments of
 // run_variants say why): d and g are on a's grid, 1/g is a power of two.
-VQTWIN_HD inline bool shifted_end(const double* ends, double reach, double a, double s, double* end) {
+template <class T>
+VQTWIN_HD inline bool shifted_end(const T* ends, T reach, T a, T s, T* end) {
   if (same_bits(a, s)) {
     *end = ends[0];
     return true;
   }
-  const double d = s - a;
-  if (!(reach > 0) || !(fabs(d) < reach)) return false;
-  const double g = grid_of(a);
-  const double k = d * inverse_grid(g);         // an integer: s and a are on a's grid
-  const double j = k - 4.0 * floor(k * 0.25);  // k mod 4, in [0, 4)
+  const T d = s - a;
+  if (!(reach > 0) || !(magnitude(d) < reach)) return false;
+  const T g = grid_of(a);
+  const T k = d * inverse_grid(g);                    // an integer: s and a are on a's grid
+  const T j = k - T(4) * floor_of(T(k * T(0.25)));  // k mod 4, in [0, 4)
   // The run chosen without indexing by a computed value (registers on a device).
-  const double e = j < 2.0 ? (j < 1.0 ? ends[0] : ends[1]) : (j < 3.0 ? ends[2] : ends[3]);
+  const T e = j < T(2) ? (j < T(1) ? ends[0] : ends[1]) : (j < T(3) ? ends[2] : ends[3]);
   *end = e + (d - j * g);
   return true;
 }
-VQTWIN_HD inline bool shifted_end(const ChunkRuns& r, double a, double s, double* end) {
+template <class T>
+VQTWIN_HD inline bool shifted_end(const Runs<T>& r, T a, T s, T* end) {
   return shifted_end(r.end, r.reach, a, s, end);
 }
 
 // Step 1's approximate starts: a[0] = 0, a[c+1] = a[c] + (chunk c's sum from 0).
-VQTWIN_HD inline void approximate_starts(const double* chunk_sums, double* a, std::size_t count) {
-  double s = 0.0;
+template <class T>
+VQTWIN_HD inline void approximate_starts(const T* chunk_sums, T* a, std::size_t count) {
+  T s = 0;
   for (std::size_t c = 0; c < count; ++c) {
     a[c] = s;
     s = s + chunk_sums[c];
@@ -173,10 +244,11 @@ struct Stats {
 
 // The whole procedure on the host, step for step as the device runs it (backends/cuda/
 // ordered_sum.cu): what the unit tests check against a plain loop.
-inline double sum_by_chunks(const double* t, std::size_t n, Stats* stats = nullptr) {
+template <class T>
+inline T sum_by_chunks(const T* t, std::size_t n, Stats* stats = nullptr) {
   const std::size_t length = chunk_length(n), count = chunk_count(n, length);
-  static thread_local double sums[kMaxChunks], starts[kMaxChunks];
-  static thread_local ChunkRuns runs[kMaxChunks];
+  static thread_local T sums[kMaxChunks], starts[kMaxChunks];
+  static thread_local Runs<T> runs[kMaxChunks];
   auto bounds = [&](std::size_t c, std::size_t& b, std::size_t& e) {
     b = c * length;
     e = b + length < n ? b + length : n;
@@ -184,17 +256,17 @@ inline double sum_by_chunks(const double* t, std::size_t n, Stats* stats = nullp
   std::size_t b = 0, e = 0;
   for (std::size_t c = 0; c < count; ++c) {
     bounds(c, b, e);
-    sums[c] = run(t, b, e, 0.0);
+    sums[c] = run(t, b, e, T(0));
   }
   approximate_starts(sums, starts, count);
   for (std::size_t c = 0; c < count; ++c) {
     bounds(c, b, e);
     runs[c] = run_variants(t, b, e, starts[c]);
   }
-  double s = 0.0;
+  T s = 0;
   std::size_t walked = 0;
   for (std::size_t c = 0; c < count; ++c) {
-    double next = 0;
+    T next = 0;
     if (shifted_end(runs[c], starts[c], s, &next)) {
       s = next;
     } else {

@@ -10,7 +10,7 @@
 #include "motion_test_util.hpp"
 #include "vqtwin/error.hpp"
 
-// The vector block code is instantiated and inlined in this file only (see math.hpp).
+// The vector block code is instantiated and inlined in this file only (see cells.hpp).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif

@@ -19,6 +19,8 @@ extern const ExtractorInfo kSpeedTemporalCudaInfo;
 extern const ExtractorInfo kFloatMomentCudaInfo;
 extern const ExtractorInfo kFloatAnsnrCudaInfo;
 extern const ExtractorInfo kCiedeCudaInfo;
+extern const ExtractorInfo kPsnrHvsCudaInfo;
+extern const ExtractorInfo kCambiCudaInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -38,6 +40,8 @@ const ExtractorInfo* const kTwins[] = {
     &kFloatMomentCudaInfo,
     &kFloatAnsnrCudaInfo,
     &kCiedeCudaInfo,
+    &kPsnrHvsCudaInfo,
+    &kCambiCudaInfo,
 };
 }  // namespace
 

@@ -8,6 +8,7 @@
 
 #include "common/cpu.hpp"
 #include "common/vector.hpp"
+#include "features/cambi/cells.hpp"
 #include "vqtwin/error.hpp"
 
 #if defined(__SSE2__)
@@ -77,26 +78,16 @@ void check_window_fits(const Target& t, bool high_res_speedup, const char* what)
 }
 
 void to_10bit(const Setup& s, const Target& t, const Picture& pic, std::uint16_t* out) {
-  if (s.bitdepth == 8) {
-    resample<std::uint8_t>(t, pic, out, [](std::uint8_t v) { return std::uint16_t(v << 2); });
-    return;
-  }
-  const int shift = s.bitdepth - 10;
-  const unsigned round = shift == 0 ? 0u : 1u << (shift - 1);
-  resample<std::uint16_t>(t, pic, out, [=](std::uint16_t v) { return std::uint16_t((v + round) >> shift); });
+  const int bpc = s.bitdepth;
+  if (bpc == 8) resample<std::uint8_t>(t, pic, out, [](std::uint8_t v) { return cells::to_10bit(v, 8); });
+  else resample<std::uint16_t>(t, pic, out, [bpc](std::uint16_t v) { return cells::to_10bit(v, bpc); });
 }
 
 void anti_dither(std::uint16_t* img, int w, int h) {
-  // Each sample becomes the mean of its 2x2 square (of its pair on the last row / column), all from
-  // the original values: row i only reads rows i and i+1, which are still untouched.
-  for (int i = 0; i + 1 < h; ++i) {
-    std::uint16_t* a = img + std::ptrdiff_t(i) * w;
-    const std::uint16_t* b = a + w;
-    for (int j = 0; j + 1 < w; ++j) a[j] = std::uint16_t((a[j] + a[j + 1] + b[j] + b[j + 1]) >> 2);
-    a[w - 1] = std::uint16_t((a[w - 1] + b[w - 1]) >> 1);
-  }
-  std::uint16_t* last = img + std::ptrdiff_t(h - 1) * w;
-  for (int j = 0; j + 1 < w; ++j) last[j] = std::uint16_t((last[j] + last[j + 1]) >> 1);
+  // In place, in raster order: each output (cells::anti_dither_at) reads its own sample and ones to its
+  // right and below, none of them written yet.
+  for (int i = 0; i < h; ++i)
+    for (int j = 0; j < w; ++j) img[std::ptrdiff_t(i) * w + j] = cells::anti_dither_at(img, w, h, i, j);
 }
 
 namespace {
@@ -164,13 +155,11 @@ VQTWIN_ALWAYS_INLINE void mode_filter_body(std::uint16_t* img, std::ptrdiff_t st
 
 }  // namespace
 
+// In place, in raster order: output (i, j) reads (2i, 2j), at or after it, not yet written.
 template <class T>
 static void decimate_plane(T* img, std::ptrdiff_t stride, int w, int h) {
-  for (int i = 0; i < h; ++i) {
-    T* dst = img + i * stride;
-    const T* src = img + 2 * i * stride;
-    for (int j = 0; j < w; ++j) dst[j] = src[2 * j];
-  }
+  for (int i = 0; i < h; ++i)
+    for (int j = 0; j < w; ++j) img[i * stride + j] = cells::decimate_at(img, stride, i, j);
 }
 void decimate(std::uint16_t* img, std::ptrdiff_t stride, int w, int h) { decimate_plane(img, stride, w, h); }
 void decimate(std::uint8_t* img, std::ptrdiff_t stride, int w, int h) { decimate_plane(img, stride, w, h); }
@@ -229,14 +218,7 @@ VQTWIN_ALWAYS_INLINE void banding_values_body(const Setup& s, const std::uint16_
   // where the value is at most its visibility threshold (which grows with d) and the value plus
   // the step is above the visibility-luminance code value.
   std::vector<int> first_step(std::size_t(size), nd);
-  for (int cv = 0; cv < size; ++cv) {
-    const int value = cv + base;
-    for (int d = 0; d < nd; ++d)
-      if (value + nd <= s.tvi[std::size_t(d)] && value + nd + d + 1 > s.vlt) {
-        first_step[std::size_t(cv)] = d;
-        break;
-      }
-  }
+  for (int cv = 0; cv < size; ++cv) first_step[std::size_t(cv)] = cells::first_step(cv, base, nd, s.tvi.data(), s.vlt);
   const float* reciprocal = reciprocal_table().data();
   const int span = 2 * pad + 1;
   // Three rows of band_rows() results, padded to whole groups of 16 with "not counted".

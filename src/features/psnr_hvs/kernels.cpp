@@ -1,4 +1,4 @@
-// psnr_hvs's block loop (see kernels.hpp and math.hpp).
+// psnr_hvs's block loop (see kernels.hpp and cells.hpp).
 #include "features/psnr_hvs/kernels.hpp"
 
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include "common/cpu.hpp"
 #include "common/vector.hpp"
 
-// The vector block code is inlined within this file (see math.hpp): GCC's wide-vector ABI note does not apply.
+// The vector block code is inlined within this file (see cells.hpp): GCC's wide-vector ABI note does not apply.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif

@@ -1,6 +1,6 @@
 #pragma once
 // psnr_hvs's plane sums as a kernel table (common/cpu.hpp): one body (kLanes blocks side by side in
-// GCC vectors, each lane one block doing math.hpp's scalar sequence exactly; the blocks' terms then
+// GCC vectors, each lane one block doing cells.hpp's scalar sequence exactly; the blocks' terms then
 // added into the plane's fp32 total in libvmaf's order) built for the baseline, x86-64-v3 and
 // x86-64-v4. Every build gives the same bits (tests/cpu_check/late_features.cpp).
 #include "features/psnr_hvs/math.hpp"
