@@ -97,7 +97,7 @@ for ref in "$fx"/*_ref.y4m; do
     i=$((i + 1)); echo "vulkan $ref $dist $i $a" >>"$OUT/cli_jobs.txt"
   done
 done
-timeout 120 xargs -P 8 -L 1 bash -c 'cli_one "$@"' _ <"$OUT/cli_jobs.txt" >"$OUT/cli_results.txt" 2>&1
+timeout "${CT:-120}" xargs -P 8 -L 1 bash -c 'cli_one "$@"' _ <"$OUT/cli_jobs.txt" >"$OUT/cli_results.txt" 2>&1
 for b in cuda vulkan; do
   say "CLI cpu vs $b: $(grep -c "^SAME $b\|^SAME fallback:[^ ]* $b" "$OUT/cli_results.txt") identical ($(grep -c "^SAME fallback:[^ ]* $b" "$OUT/cli_results.txt") of them with CPU fallbacks), $(grep -c "^DIFF.* $b " "$OUT/cli_results.txt") different, of $(grep -c "^$b " "$OUT/cli_jobs.txt")"
 done
