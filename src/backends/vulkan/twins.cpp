@@ -6,12 +6,16 @@ namespace vqtwin {
 extern const ExtractorInfo kPsnrVulkanInfo;
 extern const ExtractorInfo kIntegerMotionVulkanInfo;
 extern const ExtractorInfo kFloatPsnrVulkanInfo;
+extern const ExtractorInfo kIntegerSsimVulkanInfo;
+extern const ExtractorInfo kIntegerVifVulkanInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
     &kPsnrVulkanInfo,
     &kIntegerMotionVulkanInfo,
     &kFloatPsnrVulkanInfo,
+    &kIntegerSsimVulkanInfo,
+    &kIntegerVifVulkanInfo,
 };
 }  // namespace
 
