@@ -27,8 +27,7 @@ layout(std430, set = 0, binding = 7) writeonly buffer Partials { uint64_t partia
 layout(push_constant) uniform Push {
   uint width, height, tap_first, tap_count, tap_half;
   uint gain_lo, gain_hi, eps_lo, eps_hi;  // vif_enhn_gain_limit and 65536 * 1e-10, double bits
-  uint first_partial;                     // this scale's partials: 4 runs of gl_NumWorkGroups.x
-  uint planted;                           // vif_vulkan_div_truncate: the division rounded toward zero
+  uint first_partial;                     // this scale's partials: 4 runs of 256 (a workgroup's at its index)
 } pc;
 
 const int kSigmaNsq = 131072;
@@ -48,7 +47,7 @@ int numerator_term(int sigma1, int sigma2, int sigma12) {
   const double eps = packDouble2x32(uvec2(pc.eps_lo, pc.eps_hi));
   const double gain_limit = packDouble2x32(uvec2(pc.gain_lo, pc.gain_hi));
   precise const double den = double(sigma1) + eps;
-  double g = exact_div(double(sigma12), den, pc.planted != 0u);
+  double g = exact_div(double(sigma12), den, false);
   precise const double g_sigma12 = g * double(sigma12);
   precise const double t = double(sigma2) - g_sigma12;
   const int sv = t < 1.0 ? 0 : int(t);  // t <= sigma2 < 2^31
@@ -111,5 +110,5 @@ void main() {
       for (int s = 0; s < 4; ++s) fold[s][lane] += fold[s][lane + k];
     barrier();
   }
-  if (lane < 4u) partials[pc.first_partial + lane * gl_NumWorkGroups.x + gl_WorkGroupID.x] = uint64_t(fold[lane][0]);
+  if (lane < 4u) partials[pc.first_partial + lane * 256u + gl_WorkGroupID.x] = uint64_t(fold[lane][0]);
 }

@@ -87,20 +87,21 @@ class VifVulkan final : public vulkan::StagedTwin<std::uint64_t> {
                    mp, groups_x(w), groups_y(h));
     frame.compute_barrier();
     struct StatisticPush {
-      std::uint32_t width, height, tap_first, tap_count, tap_half, gain_lo, gain_hi, eps_lo, eps_hi, first_partial,
-          planted;
+      std::uint32_t width, height, tap_first, tap_count, tap_half, gain_lo, gain_hi, eps_lo, eps_hi, first_partial;
     };
     const std::uint64_t gain = std::bit_cast<std::uint64_t>(setup.gain_limit);
     const std::uint64_t eps = std::bit_cast<std::uint64_t>(kEps);
+    // Small planes take fewer workgroups (the partials past them stay 0: the results are zeroed).
+    const std::size_t pixels = std::size_t(w) * std::size_t(h);
+    const unsigned groups = pixels / 256 + 1 < kGroups ? unsigned(pixels / 256 + 1) : kGroups;
     const StatisticPush sp{std::uint32_t(w), std::uint32_t(h), std::uint32_t(scale * kMaxTaps),
                            std::uint32_t(t.size), std::uint32_t(t.half), std::uint32_t(gain),
                            std::uint32_t(gain >> 32), std::uint32_t(eps), std::uint32_t(eps >> 32),
-                           std::uint32_t(scale) * kSums * kGroups,
-                           vulkan::plant("vif_vulkan_div_truncate") ? 1u : 0u};
+                           std::uint32_t(scale) * kSums * kGroups};
     frame.dispatch("vif_statistic",
                    {frame[moments_[0]], frame[moments_[1]], frame[moments_[2]], frame[moments_[3]],
                     frame[moments_[4]], frame[taps_], frame[log_table_], frame.results()},
-                   sp, kGroups);
+                   sp, groups);
     frame.compute_barrier();  // the moment planes are written again by the next scale
   }
 
