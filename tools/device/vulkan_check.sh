@@ -2,7 +2,7 @@
 # Runs on the device machine (NVIDIA's Vulkan driver; the loader unpacked by prepare_vulkan.sh into
 # .device/vulkan): the device listing, the twin harness on Vulkan (generated cases and the fixtures) on
 # the device's float path and on the fp64-free one, each Vulkan planted bug (each must fail), and CPU-vs-Vulkan CLI runs on the fixtures (psnr with every
-# output, and vmaf_v0.6.1, whose features without a Vulkan twin fall back to the CPU with a warning).
+# output, motion, vif and integer_ssim, and vmaf_v0.6.1, whose features without a Vulkan twin fall back to the CPU with a warning).
 # One SUMMARY line per step; full logs in $OUT.
 #   bash tools/device/vulkan_check.sh [DEVICE_DIR (default .device)]
 # Environment: HARNESS_ARGS (e.g. --quick), PLANTS, VK_DRIVER_FILES (default NVIDIA's ICD on the device host).
@@ -34,7 +34,7 @@ done
 
 # Each plant on its own twin (--only); the fp64-free path's plants (..._nofp64_...) with that path forced.
 for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan_rounding float_psnr_vulkan_fp64_fp32_sum \
-    float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32}; do
+    float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32 integer_ssim_vulkan_div_truncate vif_vulkan_rounding}; do
   twin=${plant%%_vulkan_*}_vulkan
   nofp64=$(case $plant in *_nofp64_*) echo 1;; *) echo 0;; esac)
   VQTWIN_VULKAN_NO_FP64=$nofp64 VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference \
@@ -52,6 +52,7 @@ fails=0; runs=0
 for ref in "$fx"/*_ref.y4m; do
   dist=${ref%_ref.y4m}_dist.y4m
   for args in "--feature psnr=enable_apsnr=true:enable_mse=true -n" "--feature motion=debug=true -n" \
+              "--feature vif=debug=true -n" "--feature integer_ssim -n" "--feature integer_ssim=enable_db=true:clip_db=true -n" \
               "--model version=vmaf_v0.6.1" "--model version=vmaf_v0.6.1 --threads 8"; do
     runs=$((runs + 1))
     "$bin/vqtwin" -q -r "$ref" -d "$dist" $args --precision max --json -o "$OUT/cpu.json" --backend cpu 2>/dev/null
