@@ -1,7 +1,8 @@
 #version 450
 // integer_ssim's window term at every pixel (math.hpp): the exact integer moments of the 9 x 9
-// window (taps outside the picture dropped, i.e. samples read as 0; uint64 sums, exact in any order:
-// 65536 * 65535^2 < 2^48), the window's weight, then math.hpp's window_term in the fork's order of
+// window from 9 rows of integer_ssim_rows.comp's sums down the column (math.hpp column_moments; rows
+// outside the picture dropped; uint64, exact in any order: 65536 * 65535^2 < 2^48), the window's
+// weight, then math.hpp's window_term in the fork's order of
 // double operations, one rounded operation per statement, `precise` (no contraction) under
 // RoundingModeRTE, its division done exactly in integers (exact_division.glsl), never by the driver.
 // The host adds the terms in raster order (the CPU's double sum). No value is denormal: every moment
@@ -9,19 +10,21 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_spirv_intrinsics : require
 #extension GL_GOOGLE_include_directive : require
-#include "samples.glsl"
 #include "exact_division.glsl"
 
 // SPV_KHR_float_controls: RoundingModeRTE (capability 4467, execution mode 4462) for 64-bit floats.
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4467], 4462, 64);
 
 layout(local_size_x = 64) in;
-layout(std430, set = 0, binding = 0) readonly buffer Ref { uint ref_words[]; };
-layout(std430, set = 0, binding = 1) readonly buffer Dist { uint dist_words[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Taps { uint taps[]; };
-layout(std430, set = 0, binding = 3) writeonly buffer Terms { double terms[]; };
+layout(std430, set = 0, binding = 0) readonly buffer Rx { uint64_t rx[]; };
+layout(std430, set = 0, binding = 1) readonly buffer Ry { uint64_t ry[]; };
+layout(std430, set = 0, binding = 2) readonly buffer Rxx { uint64_t rxx[]; };
+layout(std430, set = 0, binding = 3) readonly buffer Rxy { uint64_t rxy[]; };
+layout(std430, set = 0, binding = 4) readonly buffer Ryy { uint64_t ryy[]; };
+layout(std430, set = 0, binding = 5) readonly buffer Taps { uint taps[]; };
+layout(std430, set = 0, binding = 6) writeonly buffer Terms { double terms[]; };
 layout(push_constant) uniform Push {
-  uint width, height, stride_bytes, bytes_per_sample, ref_base, dist_base;
+  uint width, height;
   uint peak_sq_lo, peak_sq_hi, k1sq_lo, k1sq_hi, k2sq_lo, k2sq_hi;  // double bits, set on the host
   uint planted;  // integer_ssim_vulkan_div_truncate: the division rounded toward zero
 } pc;
@@ -47,20 +50,13 @@ void main() {
       for (int j = 0; j < 9; ++j) {
         const int r = int(y) - 4 + j;
         if (r < 0 || r >= h) continue;
-        for (int i = 0; i < 9; ++i) {
-          const int c = int(x) - 4 + i;
-          if (c < 0 || c >= w) continue;
-          const uint at = uint(r) * pc.stride_bytes + uint(c) * pc.bytes_per_sample;
-          const uint ra = pc.ref_base + at, da = pc.dist_base + at;
-          const uint64_t s = uint64_t(sample_at(ref_words[ra >> 2], ra, pc.bytes_per_sample));
-          const uint64_t d = uint64_t(sample_at(dist_words[da >> 2], da, pc.bytes_per_sample));
-          const uint64_t k = uint64_t(taps[j] * taps[i]);
-          mux += k * s;
-          muy += k * d;
-          x2 += k * (s * s);
-          xy += k * (s * d);
-          y2 += k * (d * d);
-        }
+        const uint i = uint(r) * pc.width + x;
+        const uint64_t k = uint64_t(taps[j]);
+        mux += k * rx[i];
+        muy += k * ry[i];
+        x2 += k * rxx[i];
+        xy += k * rxy[i];
+        y2 += k * ryy[i];
       }
       // math.hpp window_term, statement for statement (every integer here is below 2^53: exact).
       precise const double wt = double(weight_used(int(x), w) * weight_used(int(y), h));
