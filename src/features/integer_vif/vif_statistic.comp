@@ -15,7 +15,7 @@
 // SPV_KHR_float_controls: RoundingModeRTE (capability 4467, execution mode 4462) for 64-bit floats.
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4467], 4462, 64);
 
-layout(local_size_x = 256) in;
+layout(local_size_x = 64) in;
 layout(std430, set = 0, binding = 0) readonly buffer Mx { uint mx[]; };
 layout(std430, set = 0, binding = 1) readonly buffer My { uint my[]; };
 layout(std430, set = 0, binding = 2) readonly buffer Mxx { uint mxx[]; };
@@ -27,7 +27,7 @@ layout(std430, set = 0, binding = 7) writeonly buffer Partials { uint64_t partia
 layout(push_constant) uniform Push {
   uint width, height, tap_first, tap_count, tap_half;
   uint gain_lo, gain_hi, eps_lo, eps_hi;  // vif_enhn_gain_limit and 65536 * 1e-10, double bits
-  uint first_partial;                     // this scale's partials: 4 runs of 256 (a workgroup's at its index)
+  uint first_partial;                     // this scale's partials: 4 runs of 256 (kGroups; a workgroup's at its index)
 } pc;
 
 const int kSigmaNsq = 131072;
@@ -61,14 +61,14 @@ int numerator_term(int sigma1, int sigma2, int sigma12) {
 
 int low32(int64_t v) { return int(uint(uint64_t(v))); }
 
-shared int64_t fold[4][256];
+shared int64_t fold[4][64];
 
 void main() {
   const uint lane = gl_LocalInvocationID.x;
   const int w = int(pc.width);
   const uint n = pc.width * pc.height;
   int64_t num_log = 0l, den_log = 0l, lin_sigma2 = 0l, lin_count = 0l;
-  for (uint i = gl_GlobalInvocationID.x; i < n; i += gl_NumWorkGroups.x * 256u) {
+  for (uint i = gl_GlobalInvocationID.x; i < n; i += gl_NumWorkGroups.x * 64u) {
     const uint row = i / pc.width * pc.width;
     const int col = int(i - row);
     uint64_t sx = 0ul, sy = 0ul, exx = 0ul, eyy = 0ul, exy = 0ul;
@@ -105,7 +105,7 @@ void main() {
   fold[2][lane] = lin_sigma2;
   fold[3][lane] = lin_count;
   barrier();
-  for (uint k = 128u; k > 0u; k >>= 1) {
+  for (uint k = 32u; k > 0u; k >>= 1) {
     if (lane < k)
       for (int s = 0; s < 4; ++s) fold[s][lane] += fold[s][lane + k];
     barrier();

@@ -93,7 +93,7 @@ class VifVulkan final : public vulkan::StagedTwin<std::uint64_t> {
     const std::uint64_t eps = std::bit_cast<std::uint64_t>(kEps);
     // Small planes take fewer workgroups (the partials past them stay 0: the results are zeroed).
     const std::size_t pixels = std::size_t(w) * std::size_t(h);
-    const unsigned groups = pixels / 256 + 1 < kGroups ? unsigned(pixels / 256 + 1) : kGroups;
+    const unsigned groups = pixels / 64 + 1 < kGroups ? unsigned(pixels / 64 + 1) : kGroups;
     const StatisticPush sp{std::uint32_t(w), std::uint32_t(h), std::uint32_t(scale * kMaxTaps),
                            std::uint32_t(t.size), std::uint32_t(t.half), std::uint32_t(gain),
                            std::uint32_t(gain >> 32), std::uint32_t(eps), std::uint32_t(eps >> 32),
