@@ -74,4 +74,13 @@ head -3 "$OUT/vk.err"
 ref=$(ls "$fx"/*_ref.y4m | head -1)
 "$bin/vqtwin" -q -r "$ref" -d "${ref%_ref.y4m}_dist.y4m" --feature psnr -n --backend auto --json -o "$OUT/auto.json" 2>/dev/null
 summary "backend auto: psnr_y computed by $(python3 -c "import json,sys; d=json.load(open('$OUT/auto.json')); print((d.get('receipt') or d.get('backends') or {}).get('psnr_y','?'))" 2>/dev/null)"
+# Engine fps (the JSON's "fps": reading and computing) and whole-process fps of the VMAF model, 1080p 8 bit:
+# Vulkan against CUDA (when this binary has it) and the CPU. Figures only.
+if [ -x "$bin/cli_throughput" ]; then
+  backends=vulkan,cpu; "$bin/vqtwin" --list-devices 2>/dev/null | grep -q '^cuda [0-9]' && backends=vulkan,cuda,cpu
+  timeout 90 "$bin/cli_throughput" --cli "$bin/vqtwin" --sizes 1920x1080 --depths 8 --cases vmaf --backends $backends \
+    --runs 1 --seconds 2 --mib 256 --dir "${TMPDIR:-/tmp}" > "$OUT/throughput.log" 2>&1; rc=$?
+  cat "$OUT/throughput.log"
+  summary "cli_throughput rc=$rc: $(grep -E '^vmaf' "$OUT/throughput.log" | awk '{printf "%s ", $0}')"
+fi
 cat "$OUT/summary.txt"
