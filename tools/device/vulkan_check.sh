@@ -77,7 +77,7 @@ summary "backend auto: psnr_y computed by $(python3 -c "import json,sys; d=json.
 # Engine fps (the JSON's "fps": reading and computing) and whole-process fps of the VMAF model, 1080p 8 bit:
 # Vulkan against CUDA (when this binary has it) and the CPU. Figures only.
 if [ -x "$bin/cli_throughput" ]; then
-  backends=vulkan,cpu; "$bin/vqtwin" --list-devices 2>/dev/null | grep -q '^cuda [0-9]' && backends=vulkan,cuda,cpu
+  backends=vulkan,cpu; "$bin/vqtwin" --list-devices 2>/dev/null | grep -q '^CUDA: [0-9]' && backends=vulkan,cuda,cpu
   timeout 90 "$bin/cli_throughput" --cli "$bin/vqtwin" --sizes 1920x1080 --depths 8 --cases vmaf --backends $backends \
     --runs 1 --seconds 2 --mib 256 --dir "${TMPDIR:-/tmp}" > "$OUT/throughput.log" 2>&1; rc=$?
   cat "$OUT/throughput.log"
