@@ -1,5 +1,5 @@
 // Whole-process throughput of the vqtwin CLI from y4m files in the page cache: each case (psnr, the
-// VMAF model) at each size and bit depth, on the CPU and with --backend cuda, prints
+// VMAF model) at each size and bit depth, on the CPU and with --backend cuda (or vulkan, auto: --backends), prints
 //   fps         frames / wall time of the whole process (start to exit)
 //   engine fps  the run's own figure (the JSON's "fps": reading and computing, after start-up)
 //   start ms    the rest of the wall time (process start, device set-up, model, output)
@@ -182,7 +182,8 @@ Run run_cli(const Args& a, const std::vector<std::string>& args) {
     for (std::size_t k = 0; (k = rec.find("\": \"", k)) != std::string::npos; k += 4) {
       const std::size_t v = k + 4, ve = rec.find('"', v);
       const std::string impl = rec.substr(v, ve - v);
-      if (impl.find("_cuda") == std::string::npos && impl.find("(cpu fallback)") == std::string::npos) ++r.fallbacks;
+      const bool twin = impl.find("_cuda") != std::string::npos || impl.find("_vulkan") != std::string::npos;
+      if (!twin && impl.find("(cpu fallback)") == std::string::npos) ++r.fallbacks;
     }
   }
   return r;
@@ -223,7 +224,7 @@ unsigned frames_for(const Args& a, const std::vector<std::string>& args, unsigne
 void print_row(const std::string& label, const std::string& format, const std::string& backend, unsigned threads,
                unsigned frames, const Run& r) {
   if (!r.ok) {
-    std::printf("%-6s %-22s %-5s %3u %6u   failed: %s\n", label.c_str(), format.c_str(), backend.c_str(), threads, frames,
+    std::printf("%-6s %-22s %-6s %3u %6u   failed: %s\n", label.c_str(), format.c_str(), backend.c_str(), threads, frames,
                 r.error.c_str());
     std::fflush(stdout);
     return;
@@ -234,7 +235,7 @@ void print_row(const std::string& label, const std::string& format, const std::s
   if (r.busy_ms >= 0 && r.busy_span_ms > 0)
     std::snprintf(busy, sizeof busy, "%5.1f%% / %5.1f%%", 100 * r.busy_ms / r.busy_span_ms, 100 * r.busy_ms / (1000 * r.wall));
   const std::string device = r.fallbacks < 0 ? "-" : r.fallbacks == 0 ? "all" : std::to_string(r.fallbacks) + " on cpu";
-  std::printf("%-6s %-22s %-5s %3u %6u %9.1f %10.1f %8.0f %17s %9.0f  %s\n", label.c_str(), format.c_str(),
+  std::printf("%-6s %-22s %-6s %3u %6u %9.1f %10.1f %8.0f %17s %9.0f  %s\n", label.c_str(), format.c_str(),
               backend.c_str(), threads, frames, fps, r.engine_fps, start_ms, busy, r.peak_mib, device.c_str());
   std::fflush(stdout);
 }
@@ -242,7 +243,7 @@ void print_row(const std::string& label, const std::string& format, const std::s
 int bench(const Args& a) {
   std::printf("cli_throughput: %s, %u hardware threads, median of %u processes, about %.1f s each, y4m in the page cache\n",
               a.cli.c_str(), std::max(1u, std::thread::hardware_concurrency()), a.runs, a.seconds);
-  std::printf("%-6s %-22s %-5s %3s %6s %9s %10s %8s %17s %9s  %s\n", "case", "format", "on", "thr", "frames", "fps",
+  std::printf("%-6s %-22s %-6s %3s %6s %9s %10s %8s %17s %9s  %s\n", "case", "format", "on", "thr", "frames", "fps",
               "engine fps", "start ms", "busy span / proc", "peak MiB", "on device");
   const std::string ref = a.dir + "/cli_throughput_ref.y4m", dist = a.dir + "/cli_throughput_dist.y4m";
   for (const auto& [w, h] : a.sizes)

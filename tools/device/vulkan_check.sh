@@ -2,7 +2,7 @@
 # Runs on the device machine (NVIDIA's Vulkan driver; the loader unpacked by prepare_vulkan.sh into
 # .device/vulkan): the device listing, the twin harness on Vulkan (generated cases and the fixtures) on
 # the device's float path and on the fp64-free one, each Vulkan planted bug (each must fail), and CPU-vs-Vulkan CLI runs on the fixtures (psnr with every
-# output, and vmaf_v0.6.1, whose features without a Vulkan twin fall back to the CPU with a warning).
+# output, motion, vif and integer_ssim, and vmaf_v0.6.1, whose features without a Vulkan twin fall back to the CPU with a warning).
 # One SUMMARY line per step; full logs in $OUT.
 #   bash tools/device/vulkan_check.sh [DEVICE_DIR (default .device)]
 # Environment: HARNESS_ARGS (e.g. --quick), PLANTS, VK_DRIVER_FILES (default NVIDIA's ICD on the device host).
@@ -42,7 +42,7 @@ done
 
 # Each plant on its own twin (--only); the fp64-free path's plants (..._nofp64_...) with that path forced.
 for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan_rounding float_psnr_vulkan_fp64_fp32_sum \
-    float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32 adm_vulkan_mask_start adm_vulkan_angle_never}; do
+    float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32 adm_vulkan_mask_start adm_vulkan_angle_never integer_ssim_vulkan_div_truncate vif_vulkan_rounding}; do
   twin=${plant%%_vulkan_*}_vulkan
   nofp64=$(case $plant in *_nofp64_*) echo 1;; *) echo 0;; esac)
   VQTWIN_VULKAN_NO_FP64=$nofp64 VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference \
@@ -60,6 +60,7 @@ fails=0; runs=0
 for ref in "$fx"/*_ref.y4m; do
   dist=${ref%_ref.y4m}_dist.y4m
   for args in "--feature psnr=enable_apsnr=true:enable_mse=true -n" "--feature motion=debug=true -n" \
+              "--feature vif=debug=true -n" "--feature integer_ssim -n" "--feature integer_ssim=enable_db=true:clip_db=true -n" \
               "--model version=vmaf_v0.6.1" "--model version=vmaf_v0.6.1 --threads 8"; do
     runs=$((runs + 1))
     "$bin/vqtwin" -q -r "$ref" -d "$dist" $args --precision max --json -o "$OUT/cpu.json" --backend cpu 2>/dev/null
@@ -81,4 +82,13 @@ head -3 "$OUT/vk.err"
 ref=$(ls "$fx"/*_ref.y4m | head -1)
 "$bin/vqtwin" -q -r "$ref" -d "${ref%_ref.y4m}_dist.y4m" --feature psnr -n --backend auto --json -o "$OUT/auto.json" 2>/dev/null
 summary "backend auto: psnr_y computed by $(python3 -c "import json,sys; d=json.load(open('$OUT/auto.json')); print((d.get('receipt') or d.get('backends') or {}).get('psnr_y','?'))" 2>/dev/null)"
+# Engine fps (the JSON's "fps": reading and computing) and whole-process fps of the VMAF model, 1080p 8 bit:
+# Vulkan against CUDA (when this binary has it) and the CPU. Figures only.
+if [ -x "$bin/cli_throughput" ]; then
+  backends=vulkan,cpu; "$bin/vqtwin" --list-devices 2>/dev/null | grep -q '^CUDA: [0-9]' && backends=vulkan,cuda,cpu
+  timeout 90 "$bin/cli_throughput" --cli "$bin/vqtwin" --sizes 1920x1080 --depths 8 --cases vmaf --backends $backends \
+    --runs 1 --seconds 2 --mib 256 --dir "${TMPDIR:-/tmp}" > "$OUT/throughput.log" 2>&1; rc=$?
+  cat "$OUT/throughput.log"
+  summary "cli_throughput rc=$rc: $(grep -E '^vmaf' "$OUT/throughput.log" | awk '{printf "%s ", $0}')"
+fi
 cat "$OUT/summary.txt"

@@ -7,6 +7,8 @@ extern const ExtractorInfo kPsnrVulkanInfo;
 extern const ExtractorInfo kIntegerMotionVulkanInfo;
 extern const ExtractorInfo kFloatPsnrVulkanInfo;
 extern const ExtractorInfo kIntegerAdmVulkanInfo;
+extern const ExtractorInfo kIntegerSsimVulkanInfo;
+extern const ExtractorInfo kIntegerVifVulkanInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -14,6 +16,8 @@ const ExtractorInfo* const kTwins[] = {
     &kIntegerMotionVulkanInfo,
     &kFloatPsnrVulkanInfo,
     &kIntegerAdmVulkanInfo,
+    &kIntegerSsimVulkanInfo,
+    &kIntegerVifVulkanInfo,
 };
 }  // namespace
 

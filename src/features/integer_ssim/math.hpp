@@ -26,11 +26,13 @@ struct Moments {
   std::int64_t mux, muy, x2, xy, y2, w;
 };
 
+// K1^2 and K2^2 as the fork's double constants (the Vulkan twin passes their bits to its shader).
+inline constexpr double kK1sq = 0.01 * 0.01;
+inline constexpr double kK2sq = 0.03 * 0.03;
+
 // The combined Wang formula scaled by w^4, no clamps, in the fork's order of double operations.
 // peak_sq = (2^bpc - 1)^2 as a double (exact; the fork's fix of upstream's int overflow at 16 bit).
 VQTWIN_HD inline double window_term(const Moments& m, double peak_sq) {
-  constexpr double kK1sq = 0.01 * 0.01;
-  constexpr double kK2sq = 0.03 * 0.03;
   const double w = double(m.w);
   const double c1 = peak_sq * kK1sq * w * w;
   const double c2 = peak_sq * kK2sq * w * w;
