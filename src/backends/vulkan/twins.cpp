@@ -6,12 +6,14 @@ namespace vqtwin {
 extern const ExtractorInfo kPsnrVulkanInfo;
 extern const ExtractorInfo kIntegerMotionVulkanInfo;
 extern const ExtractorInfo kFloatPsnrVulkanInfo;
+extern const ExtractorInfo kFloatMotionVulkanInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
     &kPsnrVulkanInfo,
     &kIntegerMotionVulkanInfo,
     &kFloatPsnrVulkanInfo,
+    &kFloatMotionVulkanInfo,
 };
 }  // namespace
 
