@@ -7,6 +7,7 @@ extern const ExtractorInfo kPsnrVulkanInfo;
 extern const ExtractorInfo kIntegerMotionVulkanInfo;
 extern const ExtractorInfo kFloatPsnrVulkanInfo;
 extern const ExtractorInfo kFloatMotionVulkanInfo;
+extern const ExtractorInfo kFloatSsimVulkanInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -14,6 +15,7 @@ const ExtractorInfo* const kTwins[] = {
     &kIntegerMotionVulkanInfo,
     &kFloatPsnrVulkanInfo,
     &kFloatMotionVulkanInfo,
+    &kFloatSsimVulkanInfo,
 };
 }  // namespace
 
