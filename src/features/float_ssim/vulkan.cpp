@@ -16,9 +16,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "backends/vulkan/staged_twin.hpp"
 #include "core/implementation.hpp"
+#include "features/float_ssim/device_hooks.hpp"
 #include "features/float_ssim/front.hpp"
 #include "features/float_ssim/math.hpp"
 #include "features/float_ssim/schema.hpp"
@@ -38,6 +40,23 @@ std::size_t padded(std::size_t n) { return (n + 15) / 16 * 16; }
 
 // picture_copy's divisor as a power of two: sample = v * 2^-shift.
 int sample_shift(int bitdepth) { return bitdepth == 10 ? 2 : bitdepth == 12 ? 4 : bitdepth == 16 ? 8 : 0; }
+
+// The plane the SSIM runs on (float bits) from the raw luma `src` of a picture of `f`, into `out`.
+template <class R>
+void record_plane(const vulkan::Frame<R>& frame, const PictureFormat& f, const Geometry& g, vulkan::Range src,
+                  vulkan::Range out) {
+  struct DecimatePush {
+    std::uint32_t width, height, stride_bytes, base, bytes_per_sample, out_w, out_h, scale, weight;
+    std::int32_t sample_shift;
+    std::uint32_t planted;
+  };
+  const DecimatePush dp{std::uint32_t(f.width), std::uint32_t(f.height),
+                        std::uint32_t(frame.slot().ref().stride_bytes(0)), src.base,
+                        std::uint32_t(f.bytes_per_sample()), std::uint32_t(g.plane_w), std::uint32_t(g.plane_h),
+                        std::uint32_t(g.scale), std::bit_cast<std::uint32_t>(box_weight(g.scale)),
+                        sample_shift(f.bitdepth), vulkan::plant("float_ssim_vulkan_mirror") ? 1u : 0u};
+  frame.dispatch("float_ssim_decimate", {src, out}, dp, groups_for(std::size_t(g.plane_w) * std::size_t(g.plane_h)));
+}
 
 class FloatSsimVulkan final : public vulkan::StagedTwin<float> {
  public:
@@ -62,22 +81,8 @@ class FloatSsimVulkan final : public vulkan::StagedTwin<float> {
 
   void record(const vulkan::Frame<float>& frame) override {
     const Geometry& g = front_.geometry();
-    struct DecimatePush {
-      std::uint32_t width, height, stride_bytes, base, bytes_per_sample, out_w, out_h, scale, weight;
-      std::int32_t sample_shift;
-      std::uint32_t planted;
-    };
-    const std::uint32_t stride = std::uint32_t(frame.slot().ref().stride_bytes(0));
-    for (int which = 0; which < 2; ++which) {
-      const vulkan::Range src = which == 0 ? frame.ref_plane(0) : frame.dist_plane(0);
-      const DecimatePush dp{std::uint32_t(format_.width), std::uint32_t(format_.height), stride, src.base,
-                            std::uint32_t(format_.bytes_per_sample()), std::uint32_t(g.plane_w),
-                            std::uint32_t(g.plane_h), std::uint32_t(g.scale),
-                            std::bit_cast<std::uint32_t>(box_weight(g.scale)), sample_shift(format_.bitdepth),
-                            vulkan::plant("float_ssim_vulkan_mirror") ? 1u : 0u};
-      frame.dispatch("float_ssim_decimate", {src, frame[which == 0 ? ref_ : dist_]}, dp,
-                     groups_for(std::size_t(g.plane_w) * std::size_t(g.plane_h)));
-    }
+    record_plane(frame, format_, g, frame.ref_plane(0), frame[ref_]);
+    record_plane(frame, format_, g, frame.dist_plane(0), frame[dist_]);
     frame.compute_barrier();
     struct GaussPush {
       std::uint32_t pass, plane_w, rows, map_w, in_plane, out_plane, planted;
@@ -128,6 +133,29 @@ class FloatSsimVulkan final : public vulkan::StagedTwin<float> {
   seam::Buffer<std::uint32_t> ref_, dist_, h_;  // the SSIM's planes (float bits); the horizontal pass
 };
 
+// The decimation alone, its plane as the results (device_hooks.hpp: the byte-for-byte plane check).
+class PlaneVulkan final : public vulkan::StagedTwin<float> {
+ public:
+  PlaneVulkan(int scale, std::vector<float>& out) : scale_(scale), out_(out) {}
+  unsigned planes_read() const override { return 1u; }
+
+ private:
+  void declare(const PictureFormat& f, seam::TwinPlan<float>& plan) override {
+    format_ = f;
+    g_ = geometry_of(scale_, f.width, f.height);
+    plan.results(std::size_t(g_.plane_w) * std::size_t(g_.plane_h));
+  }
+  void record(const vulkan::Frame<float>& frame) override {
+    record_plane(frame, format_, g_, frame.ref_plane(0), frame.results());
+  }
+  void reduce(std::span<const float> plane, unsigned, FeatureSink&) override { out_.assign(plane.begin(), plane.end()); }
+
+  int scale_;
+  std::vector<float>& out_;
+  PictureFormat format_{};
+  Geometry g_;
+};
+
 // What the CPU refuses (front.hpp: device_check), 64-bit integers (both paths), and every buffer within
 // one binding's range: the stored luma, the horizontal pass and the moments (five floats a pixel).
 int check(const OptionValues& o, const PictureFormat& f) {
@@ -146,6 +174,19 @@ int check(const OptionValues& o, const PictureFormat& f) {
 }
 
 }  // namespace
+
+std::vector<float> vulkan_luma_plane(const Picture& pic, int scale) {
+  std::vector<float> plane;
+  PlaneVulkan twin(scale, plane);
+  twin.init(pic.format());
+  struct Discard final : FeatureSink {
+    void put(std::string_view, unsigned, double) override {}
+    void aggregate(std::string_view, double) override {}
+  } sink;
+  twin.extract(pic, pic, 0, sink);
+  return plane;
+}
+
 }  // namespace float_ssim
 
 extern const ExtractorInfo kFloatSsimVulkanInfo;
