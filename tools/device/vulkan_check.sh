@@ -36,7 +36,8 @@ done
 for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan_rounding float_psnr_vulkan_fp64_fp32_sum \
     float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32 \
     float_motion_vulkan_blur_order float_motion_vulkan_uv_scale1_stride float_motion_vulkan_nofp64_row_pairs \
-    float_ssim_vulkan_mirror float_ssim_vulkan_fp64_float_sum float_ssim_vulkan_nofp64_float_sum}; do
+    float_ssim_vulkan_mirror float_ssim_vulkan_fp64_float_sum float_ssim_vulkan_nofp64_float_sum \
+    float_ssim_vulkan_nofp64_sum_past_bound}; do
   twin=${plant%%_vulkan_*}_vulkan
   nofp64=$(case $plant in *_nofp64_*) echo 1;; *) echo 0;; esac)
   VQTWIN_VULKAN_NO_FP64=$nofp64 VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference \

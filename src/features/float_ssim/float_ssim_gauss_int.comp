@@ -15,7 +15,8 @@ layout(std430, set = 0, binding = 1) readonly buffer B { uint b[]; };   // pass 
 layout(std430, set = 0, binding = 2) writeonly buffer Out { uint outv[]; };
 layout(push_constant) uniform Push {
   uint pass, plane_w, rows, map_w, in_plane, out_plane;  // in_plane, out_plane: floats between moments
-  uint planted;  // float_ssim_vulkan_nofp64_float_sum: the sum rounded to 24 bits (an fp32 sum)
+  uint planted;  // 1: float_ssim_vulkan_nofp64_float_sum (the sum rounded to 24 bits, an fp32 sum);
+                 // 2: float_ssim_vulkan_nofp64_sum_past_bound (add64's 64-bit bound broken)
   uint g[11];    // the Gaussian taps, float bits
 } pc;
 
@@ -32,7 +33,7 @@ uint pass_of(uint m, uint at, uint step) {
     else if (m == 3u) x = fmul(b[k], b[k]);
     else x = fmul(a[k], b[k]);
     const uint t = fmul(x, pc.g[u]);
-    acc = add64(acc, mant_of(t), exp_of(t), pc.planted != 0u);
+    acc = add64(acc, mant_of(t), exp_of(t), pc.planted == 1u, pc.planted == 2u);
   }
   return float_of(acc.m, acc.e, false);
 }

@@ -71,12 +71,13 @@ uint64_t place(uint64_t m, int e, int at, inout bool sticky) {
 
 // RN_fp64(acc + t) for acc, t >= 0: the exact sum, placed with its top bit at bit 62 or 63 of a
 // uint64 (each addend's cut-off bits lie below the rounding position, so they act only as sticky),
-// rounded to 53 significant bits. `to24`: a planted bug (rounded to 24 bits, an fp32 sum).
-Soft64 add64(Soft64 acc, uint64_t m, int e, bool to24) {
+// rounded to 53 significant bits. Planted bugs: `to24` (rounded to 24 bits, an fp32 sum); `past_bound`
+// (the larger addend placed at bit 63: the sum of two such overflows 64 bits).
+Soft64 add64(Soft64 acc, uint64_t m, int e, bool to24, bool past_bound) {
   if (m == 0ul) return acc;
   if (acc.m == 0ul) return Soft64(m, e);
   const int top = max(acc.e + msb64(acc.m), e + msb64(m));
-  const int at = top - 62;  // the unit of bit 0
+  const int at = top - (past_bound ? 63 : 62);  // the unit of bit 0
   bool sticky = false;
   const uint64_t s = place(acc.m, acc.e, at, sticky) + place(m, e, at, sticky);
   const int bits = to24 ? 24 : 53;

@@ -89,9 +89,12 @@ class FloatSsimVulkan final : public vulkan::StagedTwin<float> {
       std::uint32_t taps[kWindow];
     };
     const char* kernel = fp64_ ? "float_ssim_gauss_fp64" : "float_ssim_gauss_int";
-    const bool planted = vulkan::plant(fp64_ ? "float_ssim_vulkan_fp64_float_sum" : "float_ssim_vulkan_nofp64_float_sum");
+    const std::uint32_t planted =
+        vulkan::plant(fp64_ ? "float_ssim_vulkan_fp64_float_sum" : "float_ssim_vulkan_nofp64_float_sum") ? 1u
+        : !fp64_ && vulkan::plant("float_ssim_vulkan_nofp64_sum_past_bound")                             ? 2u
+                                                                                                         : 0u;
     GaussPush gp{0, std::uint32_t(g.plane_w), std::uint32_t(g.plane_h), std::uint32_t(g.map_w()), 0,
-                 std::uint32_t(h_stride_), planted ? 1u : 0u, {}};
+                 std::uint32_t(h_stride_), planted, {}};
     for (int u = 0; u < kWindow; ++u) gp.taps[u] = std::bit_cast<std::uint32_t>(kGauss[u]);
     frame.dispatch(kernel, {frame[ref_], frame[dist_], frame[h_]}, gp,
                    groups_for(std::size_t(g.plane_h) * std::size_t(g.map_w())));
