@@ -50,7 +50,7 @@ VQTWIN_VULKAN_NO_FP64=1 VQTWIN_PLANT=float_psnr_vulkan_nofp64_sum_ties_away "$bi
   --phases deep --first-difference --only float_psnr_vulkan > "$OUT/plant_sum_ties_away.log" 2>&1; rc=$?
 summary "plant float_psnr_vulkan_nofp64_sum_ties_away rc=$rc ($( [ $rc = 1 ] && echo caught || echo NOT CAUGHT))"
 
-"$bin/float_ssim_decimation_check_vulkan" --fixtures "$fx" > "$OUT/ssim_planes.log" 2>&1; rc=$?
+"$bin/float_ssim_decimation_check_vulkan" --fixtures "$fx" > "$OUT/ssim_planes.log" 2>&1; rc=$?  # planes, scales 1..128
 summary "float_ssim_vulkan planes rc=$rc: $(tail -1 "$OUT/ssim_planes.log")"
 
 # CLI: --backend vulkan must give --backend cpu's numbers bit for bit (precision max).
