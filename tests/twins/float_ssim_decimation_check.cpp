@@ -5,7 +5,8 @@
 // The twin harness cannot see these planes (only the means they lead to), and scales above 10 are
 // reached only by auto scale on huge pictures.
 //   float_ssim_decimation_check [--fixtures DIR]
-// Exit 0 all identical, 1 a difference, 77 no CUDA device (CTest: skipped).
+// Exit 0 all identical, 1 a difference, 77 no device (CTest: skipped). Built a second time with
+// VQTWIN_PLANES_VULKAN=1 for float_ssim_vulkan's planes.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -59,7 +60,11 @@ struct Tally {
 };
 
 void compare(const Picture& p, int s, const std::string& what, Tally& t) {
+#if VQTWIN_PLANES_VULKAN
+  const std::vector<float> dev = float_ssim::vulkan_luma_plane(p, s), cpu = cpu_plane(p, s);
+#else
   const std::vector<float> dev = float_ssim::device_luma_plane(p, s), cpu = cpu_plane(p, s);
+#endif
   ++t.planes;
   std::size_t bad = dev.size() == cpu.size() ? 0 : std::max(dev.size(), cpu.size());
   for (std::size_t i = 0; !bad && i < dev.size(); ++i) bad = std::memcmp(&dev[i], &cpu[i], sizeof(float)) ? i + 1 : 0;
@@ -76,8 +81,12 @@ int check(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--fixtures" && i + 1 < argc) fixtures = argv[++i];
   std::string why;
+#if VQTWIN_PLANES_VULKAN  // float_ssim_vulkan's planes (float_ssim_decimate.comp)
+  if (!vulkan_device_usable(0, &why)) {
+#else
   if (!cuda_device_usable(0, &why)) {
-    std::printf("float_ssim_decimation_check: skipped: no CUDA device (%s)\n", why.c_str());
+#endif
+    std::printf("float_ssim_decimation_check: skipped: no device (%s)\n", why.c_str());
     return 77;
   }
   const int scales[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 32, 64, 128};

@@ -10,11 +10,11 @@ cd "$(dirname "$0")/../.."
 build=${1:-build-device}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQTWIN_VULKAN=ON -DVQTWIN_TESTS=ON \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DVQTWIN_STATIC_RUNTIME=ON >/dev/null
-cmake --build "$build" --target vqtwin twin_harness cli_throughput
+cmake --build "$build" --target vqtwin twin_harness cli_throughput float_ssim_decimation_check_vulkan
 [ -d "$build/fixtures" ] && ls "$build"/fixtures/*.y4m >/dev/null 2>&1 || \
   tests/support/decode_fixtures.sh ../shared/fixtures "$build/fixtures"
 mkdir -p .device/bin .device/fixtures .device/vulkan
-cp "$build/tools/vqtwin/vqtwin" "$build/tests/twin_harness" "$build/bench/cli_throughput" .device/bin/
+cp "$build/tools/vqtwin/vqtwin" "$build/tests/twin_harness" "$build/bench/cli_throughput" "$build/tests/float_ssim_decimation_check_vulkan" .device/bin/
 for y in "$build"/fixtures/*.y4m; do
   n=4; case "$y" in *hd_1280x720*) n=2;; esac
   python3 tools/device/cut_y4m.py "$y" ".device/fixtures/$(basename "$y")" $n

@@ -6,7 +6,7 @@
 # every fixture pair (presets, models, the newest twins), with the receipt checked for CPU fallbacks; and
 # the presets' whole-process time, CPU against CUDA, on a generated 1080p clip.
 #   STAGE=.device-final bash tools/device/session_final.sh
-# Knobs: ONLY_CUDA / ONLY_VULKAN (comma lists for the harness; default every twin), HB (harness seconds, 100).
+# Knobs: EXTRA_PLANTS (plants too slow for CI, default float_motion_vulkan_uv_scale1_stride), ONLY_CUDA / ONLY_VULKAN (comma lists for the harness; default every twin), HB (harness seconds, 100).
 # One SUMMARY line per check, the same lines again at the end; logs in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -50,7 +50,7 @@ done
 # 2. Planted bugs, 12 at a time: the twin is the plant's name up to its backend; the fp64-free path's plants
 # run with that path forced; a plant that only a pair of options or the deep phase reveals runs that phase.
 plants() { sed -n "/^ *set($1/,/)/p" tests/CMakeLists.txt | tr -d '()' | sed "s/set//; s/$1//" | tr -s ' \n' '\n' | grep -v '^$'; }
-{ plants VQTWIN_PLANTS; plants VQTWIN_VULKAN_PLANTS; } | sort -u >"$OUT/plants.txt"
+{ plants VQTWIN_PLANTS; plants VQTWIN_VULKAN_PLANTS; echo "${EXTRA_PLANTS:-float_motion_vulkan_uv_scale1_stride}" | tr " " "\n"; } | grep -v "^$" | sort -u >"$OUT/plants.txt"
 run_plant() {
   local p=$1 backend=cuda twin nofp64=0 phases=small,options,pairs
   case $p in *_vulkan_*) backend=vulkan twin=${p%%_vulkan_*}_vulkan ;; *) twin=${p%%_cuda_*}_cuda ;; esac

@@ -42,7 +42,10 @@ done
 
 # Each plant on its own twin (--only); the fp64-free path's plants (..._nofp64_...) with that path forced.
 for plant in ${PLANTS:-psnr_vulkan_chroma_sse motion_vulkan_window motion_vulkan_rounding float_psnr_vulkan_fp64_fp32_sum \
-    float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32 adm_vulkan_mask_start adm_vulkan_angle_never integer_ssim_vulkan_div_truncate vif_vulkan_rounding}; do
+    float_psnr_vulkan_nofp64_square_rtz float_psnr_vulkan_nofp64_acc32 adm_vulkan_mask_start adm_vulkan_angle_never integer_ssim_vulkan_div_truncate vif_vulkan_rounding \
+    float_motion_vulkan_blur_order float_motion_vulkan_uv_scale1_stride float_motion_vulkan_nofp64_row_pairs \
+    float_ssim_vulkan_mirror float_ssim_vulkan_fp64_float_sum float_ssim_vulkan_nofp64_float_sum \
+    float_ssim_vulkan_nofp64_sum_past_bound}; do
   twin=${plant%%_vulkan_*}_vulkan
   nofp64=$(case $plant in *_nofp64_*) echo 1;; *) echo 0;; esac)
   VQTWIN_VULKAN_NO_FP64=$nofp64 VQTWIN_PLANT=$plant "$bin/twin_harness" --backend vulkan --quick --first-difference \
@@ -55,13 +58,19 @@ VQTWIN_VULKAN_NO_FP64=1 VQTWIN_PLANT=float_psnr_vulkan_nofp64_sum_ties_away "$bi
   --phases deep --first-difference --only float_psnr_vulkan > "$OUT/plant_sum_ties_away.log" 2>&1; rc=$?
 summary "plant float_psnr_vulkan_nofp64_sum_ties_away rc=$rc ($( [ $rc = 1 ] && echo caught || echo NOT CAUGHT))"
 
+"$bin/float_ssim_decimation_check_vulkan" --fixtures "$fx" > "$OUT/ssim_planes.log" 2>&1; rc=$?  # planes, scales 1..128
+summary "float_ssim_vulkan planes rc=$rc: $(tail -1 "$OUT/ssim_planes.log")"
+
 # CLI: --backend vulkan must give --backend cpu's numbers bit for bit (precision max).
 fails=0; runs=0
 for ref in "$fx"/*_ref.y4m; do
   dist=${ref%_ref.y4m}_dist.y4m
   for args in "--feature psnr=enable_apsnr=true:enable_mse=true -n" "--feature motion=debug=true -n" \
               "--feature vif=debug=true -n" "--feature integer_ssim -n" "--feature integer_ssim=enable_db=true:clip_db=true -n" \
-              "--model version=vmaf_v0.6.1" "--model version=vmaf_v0.6.1 --threads 8"; do
+              "--model version=vmaf_v0.6.1" "--model version=vmaf_v0.6.1 --threads 8" \
+              "--feature float_motion=motion_add_scale1=true:motion_add_uv=true -n" \
+              "--feature float_ssim=enable_lcs=true -n"; do
+
     runs=$((runs + 1))
     "$bin/vqtwin" -q -r "$ref" -d "$dist" $args --precision max --json -o "$OUT/cpu.json" --backend cpu 2>/dev/null
     "$bin/vqtwin" -q -r "$ref" -d "$dist" $args --precision max --json -o "$OUT/vk.json" --backend vulkan 2>"$OUT/vk.err"

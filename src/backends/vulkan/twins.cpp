@@ -9,6 +9,8 @@ extern const ExtractorInfo kFloatPsnrVulkanInfo;
 extern const ExtractorInfo kIntegerAdmVulkanInfo;
 extern const ExtractorInfo kIntegerSsimVulkanInfo;
 extern const ExtractorInfo kIntegerVifVulkanInfo;
+extern const ExtractorInfo kFloatMotionVulkanInfo;
+extern const ExtractorInfo kFloatSsimVulkanInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -18,6 +20,8 @@ const ExtractorInfo* const kTwins[] = {
     &kIntegerAdmVulkanInfo,
     &kIntegerSsimVulkanInfo,
     &kIntegerVifVulkanInfo,
+    &kFloatMotionVulkanInfo,
+    &kFloatSsimVulkanInfo,
 };
 }  // namespace
 
