@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "io/device_frame.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/picture.hpp"
 
@@ -27,6 +28,16 @@ class FrameSlot {
   // Blocks until everything enqueued on this slot is done (the frame's one host synchronisation).
   // Throws vqtwin::Error on a device fault.
   virtual void wait() = 0;
+
+  // Frames decoded on the device (--hwdec). A new frame starts with begin_frame(): both pictures are
+  // host pictures again. device_target(0 reference, 1 distorted) is where a source may hand a frame
+  // decoded on the device instead of filling ref()/dist() (null: this backend takes none); upload()
+  // then converts it on the device instead of copying the host picture. host_pictures() makes ref()
+  // and dist() hold the frame (copies such pictures back, and waits for that): before a CPU context
+  // reads them.
+  virtual void begin_frame() {}
+  virtual DeviceFrameTarget* device_target(int which) { return nullptr; }
+  virtual void host_pictures() {}
 };
 
 class DevicePipeline {

@@ -21,6 +21,9 @@ class CudaSlot final : public FrameSlot {
   Picture& dist() override { return dist_; }
   void upload() override;
   void wait() override;
+  void begin_frame() override;
+  DeviceFrameTarget* device_target(int which) override { return &targets_[which]; }
+  void host_pictures() override;
   // The planes upload() copies (bit p = plane p; DevicePipeline::set_uploaded_planes).
   void set_uploaded_planes(unsigned mask) { planes_ = mask; }
 
@@ -46,6 +49,27 @@ class CudaSlot final : public FrameSlot {
   bool timed_ = false;  // upload() recorded this frame's first two events
 
   void upload_planes();  // the transfers themselves: the whole block, or the planes read
+  void upload_picture(const Picture& pic);  // one picture's planes read
+
+  // A picture decoded on the device: where it is this frame. kHost: the host picture holds it
+  // (upload() copies it); kDevice: a decoder's surface (frames_) not yet converted; kConverted: the
+  // device picture holds it, the host picture is stale; kBoth: copied back as well.
+  enum class Where { kHost, kDevice, kConverted, kBoth };
+  class Target final : public DeviceFrameTarget {
+   public:
+    Target(CudaSlot& slot, int which) : slot_(slot), which_(which) {}
+    int device() const override { return slot_.device_; }
+    void take(DeviceFrame frame) override;
+
+   private:
+    CudaSlot& slot_;
+    int which_;
+  };
+  Target targets_[2] = {{*this, 0}, {*this, 1}};
+  DeviceFrame frames_[2];
+  Where where_[2] = {Where::kHost, Where::kHost};
+  std::unique_ptr<Event> decoded_;  // recorded on the decoder's stream (made at the first device frame)
+  void convert(int which);          // kDevice -> kConverted
 };
 
 // The slot a twin was handed, as the CUDA slot it is (an error if another backend's).
