@@ -340,7 +340,8 @@ class Engine final : public FrameFeeder {
   // device had a say (--hwdec cuda, or a run on a CUDA device); a refused NVDEC is one warning line.
   void say_decoders(const PictureSource& ref, const PictureSource& dist) {
     const HwDecodeRequest request = hwdec_request(hwdec_, cfg_, threads_);
-    if (request.mode == HwDecode::kAuto && !request.device_run) return;  // software, as always
+    // Software, as always: nothing to say.
+    if (request.mode == HwDecode::kNone || (request.mode == HwDecode::kAuto && !request.device_run)) return;
     std::string line, refused;
     const std::string ref_refusal = ref.decode_refusal(), dist_refusal = dist.decode_refusal();
     for (const PictureSource* s : {&ref, &dist}) {

@@ -247,7 +247,7 @@ class DecodedSource final : public PictureSource {
   // ---- NVDEC (libavcodec's cuda hwaccel) ----
 
   // A stream NVDEC will not decode: an error under --hwdec cuda; under auto, software decoding and
-  // one warning line (decode_warning()).
+  // one warning line (the engine says decode_refusal()).
   void refuse(const std::string& why) {
     if (hw_mode_ == HwDecode::kCuda)
       throw Error(path_ + ": --hwdec cuda: NVDEC cannot decode it (" + why + "); --hwdec none decodes it in software");
