@@ -93,6 +93,12 @@ class DeviceExtractor : public Extractor {
   virtual unsigned planes_read() const { return kAllPlanes; }
 };
 
+// Before libavcodec's NVDEC decoder takes CUDA device `device`'s primary context (the one the CUDA
+// runtime, hence the twins, use): libavcodec 5.1 asks that context for blocking synchronisation and
+// refuses it when it is already active with other flags, so the runtime's context is given those
+// flags first (an active context's flags are overwritten). Nothing without CUDA.
+void cuda_share_with_decoder(int device);
+
 // How many CUDA devices this process sees (0 when none, or built without CUDA: `why` then says why).
 // What --gpu all means.
 int cuda_device_count(std::string* why);

@@ -70,6 +70,7 @@ class Engine final : public FrameFeeder {
       if (cfg_.progress) cfg_.progress(done, total_);
     };
     Session session(sc, format_, out_);
+    if (decoders_said_) out_.show_receipt = true;  // the session set it for its backend alone
     startup_step("session open (contexts initialised, workers started)");
     std::exception_ptr failure;
     try {
@@ -355,7 +356,7 @@ class Engine final : public FrameFeeder {
                    s->decode_refusal() + ")";
     }
     if (line.empty()) return;
-    out_.show_receipt = true;
+    decoders_said_ = true;
     // A refusal is the one line: a warning (both inputs' reasons in it; said once when they agree).
     if (!ref_refusal.empty() && ref_refusal == dist_refusal)
       refused = "the inputs (" + ref_refusal + ")";
@@ -381,6 +382,7 @@ class Engine final : public FrameFeeder {
   PictureFormat format_{};
   unsigned threads_ = 1;
   HwDecode hwdec_ = HwDecode::kAuto;
+  bool decoders_said_ = false;  // the receipt names the decoders (say_decoders)
   unsigned skipped_ref_ = 0, skipped_dist_ = 0;  // frames skipped at the start (--frame_skip_*, --sync auto)
   unsigned total_ = 0;                           // frames expected (progress)
   std::mutex read_mutex_;  // guards the inputs' read(), claim() and skip(), and the three below
@@ -404,6 +406,7 @@ HwDecodeRequest hwdec_request(HwDecode mode, const RunConfig& c, unsigned thread
   r.device_run = c.backend == Backend::kCuda || c.backend == Backend::kAuto;
   r.streams = 2;
   r.cpu_threads = threads;
+  r.prepare_device = &cuda_share_with_decoder;
   return r;
 }
 

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -199,7 +200,7 @@ class DecodedSource final : public PictureSource {
     decoder_ = choice.why;
     const AVCodec* hw_codec = choice.device ? nvdec_decoder(codec, st->codecpar->codec_id) : nullptr;
     if (choice.device && !hw_codec) refuse("this libavcodec has no NVDEC path for " + codec_name);
-    if (hw_codec && create_device(hw.device)) codec = hw_codec;
+    if (hw_codec && create_device(hw)) codec = hw_codec;
     ctx_ = avcodec_alloc_context3(codec);
     if (!ctx_) throw std::bad_alloc();
     if ((r = avcodec_parameters_to_context(ctx_, st->codecpar)) < 0)
@@ -207,6 +208,13 @@ class DecodedSource final : public PictureSource {
     if (hw_device_) attach_device();
     ctx_->pkt_timebase = st->time_base;
     ctx_->thread_count = int(std::max(1u, threads));
+    if (hw_device_) {
+      // NVDEC decodes; libavcodec's threads only parse. VQTWIN_HWDEC_THREADS (1..64) sets their
+      // number, to measure.
+      const char* v = std::getenv("VQTWIN_HWDEC_THREADS");
+      const long n = v && *v ? std::strtol(v, nullptr, 10) : 0;
+      if (n >= 1 && n <= 64) ctx_->thread_count = int(n);
+    }
     ctx_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
     // A damaged packet is an error, not a concealed picture scored as if it were the video.
     ctx_->err_recognition |= AV_EF_EXPLODE;
@@ -225,8 +233,17 @@ class DecodedSource final : public PictureSource {
       if (n > 0 && n < 1e9) estimate_ = unsigned(n + 0.5);
     }
 
-    // The first frame tells the format (some codecs only know it once a frame is decoded).
-    if (!decode_next())
+    // The first frame tells the format (some codecs only know it once a frame is decoded). A decoder
+    // that decodes only on a device (AV1's native one) fails here when NVDEC does not take the stream.
+    if (hw_device_ && ctx_->codec != avcodec_find_decoder(ctx_->codec_id)) {
+      try {
+        if (!decode_next()) throw Error("no frame");
+      } catch (const Error& e) {
+        throw Error(path_ + ": --hwdec cuda: NVDEC cannot decode it (libavcodec's " + ctx_->codec->name +
+                    " decoder, which decodes on the device only, says: " + e.what() +
+                    "); --hwdec none decodes it in software");
+      }
+    } else if (!decode_next())
       throw Error(path_ + ": no video frame could be decoded (" + std::string(codec->name) + ")");
     have_pending_ = true;
     if (hw_device_) settle_device();
@@ -272,7 +289,9 @@ class DecodedSource final : public PictureSource {
 
   // The CUDA device context on `device` (the CUDA runtime's primary context, so the twins' kernels
   // read the decoder's surfaces) and the format choice that asks for device surfaces.
-  bool create_device(int device) {
+  bool create_device(const HwDecodeRequest& hw) {
+    const int device = hw.device;
+    if (hw.prepare_device) hw.prepare_device(device);
     const int r = av_hwdevice_ctx_create(&hw_device_, AV_HWDEVICE_TYPE_CUDA, std::to_string(device).c_str(), nullptr,
                                          AV_CUDA_USE_PRIMARY_CONTEXT);
     if (r < 0) {

@@ -57,6 +57,7 @@ class DeviceFrameTarget {
  public:
   virtual ~DeviceFrameTarget() = default;
   virtual int device() const = 0;
+  // The surface stays valid while `frame.hold` lives: a target that reads it later keeps the hold.
   virtual void take(DeviceFrame frame) = 0;
 };
 

@@ -3,6 +3,7 @@
 // through libavcodec's own `cuda` hwaccel (Debian's libavcodec has it; libnvcuvid is loaded by it when
 // a decoder opens); a stream it refuses is an error. kAuto: the rule below picks per input, and a
 // stream NVDEC refuses is decoded in software with one warning line.
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,8 @@ struct HwDecodeRequest {
   bool device_run = false;   // the run computes on that CUDA device (--backend cuda or auto)
   unsigned streams = 2;      // inputs the run decodes at once (a pair: 2; a ladder: its renditions + 1)
   unsigned cpu_threads = 1;  // the CPU threads the software decoders share
+  // Called before a decoder takes the device (backends' cuda_share_with_decoder), if set.
+  std::function<void(int device)> prepare_device;
 };
 
 // One compressed input, as --hwdec auto sees it before its decoder opens.

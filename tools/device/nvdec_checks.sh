@@ -72,11 +72,11 @@ run_there() {
   say() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
   nvidia-smi -L 2>/dev/null | head -1
   # The values of a run: its JSON without fps and the receipt ("backends").
-  values() { sed '/"backends"/,$d' "$1" | grep -v '"fps"'; }
+  values() { sed '/"backends"/,$d' "$1" | grep -v '"fps"' | sed 's/^  },$/  }/'; }
   score() {  # score OUT_JSON STDERR REF DIST ARGS...
     local json=$1 err=$2 ref=$3 dist=$4
     shift 4
-    "$v" -r "$ref" -d "$dist" --precision max --json -o "$json" -q --threads 8 "$@" 2>"$err"
+    "$v" -r "$ref" -d "$dist" --precision max --json -o "$json" -q --threads "${THREADS:-8}" "$@" 2>"$err"
   }
   local pass=0 fail=0
   compare() {  # compare NAME REF DIST EXTRA_ARGS...: every --hwdec cuda run equals --hwdec none
@@ -128,7 +128,7 @@ run_there() {
   # with one warning line; cuda is one error line.
   local r444=$s/h264_444_ref.mkv d444=$s/h264_444_dist.mkv
   score "$OUT/h444.none.json" "$OUT/h444.none.err" "$r444" "$d444" --backend cuda --hwdec none --feature psnr
-  score "$OUT/h444.auto.json" "$OUT/h444.auto.err" "$r444" "$d444" --backend cuda --hwdec auto --threads 2 --feature psnr
+  THREADS=2 score "$OUT/h444.auto.json" "$OUT/h444.auto.err" "$r444" "$d444" --backend cuda --hwdec auto --feature psnr
   local warned; warned=$(grep -c 'warning: --hwdec auto: NVDEC cannot decode' "$OUT/h444.auto.err")
   if cmp -s <(values "$OUT/h444.none.json") <(values "$OUT/h444.auto.json"); then
     say "h264 4:4:4 auto: software's values, $warned warning line(s): $(grep -m1 'warning: --hwdec' "$OUT/h444.auto.err" | cut -c1-160)"
@@ -138,26 +138,36 @@ run_there() {
   score "$OUT/h444.cuda.json" "$OUT/h444.cuda.err" "$r444" "$d444" --backend cuda --hwdec cuda --feature psnr
   say "h264 4:4:4 cuda: rc=$? lines=$(wc -l <"$OUT/h444.cuda.err"): $(head -1 "$OUT/h444.cuda.err" | cut -c1-160)"
 
-  # 1080p, 240 frames, decode + VMAF (vmaf_v0.6.1), whole process, median of 3.
+  # 1080p, 240 frames, whole process, median of 3: decode + VMAF (vmaf_v0.6.1) with each --hwdec (and
+  # libavcodec's parsing threads for NVDEC at 1 and 4), then decode + PSNR alone (decode-bound).
   for codec in h264 hevc10; do
     local ref dist
     ref=$(ls "$s/t1080_${codec}_ref".*)
     dist=${ref/_ref./_dist.}
-    for cfg in "cuda none" "cuda cuda" "cuda auto" "cpu none"; do
+    for cfg in "cuda none" "cuda cuda" "cuda cuda VQTWIN_HWDEC_THREADS=1" "cuda cuda VQTWIN_HWDEC_THREADS=4" \
+      "cuda auto" "cpu none" "cuda none psnr" "cuda cuda psnr"; do
       set -- $cfg
+      local backend=$1 hw=$2 env=() what=(--feature psnr --no_prediction) label="decode+VMAF"
+      [ "${3:-}" = psnr ] && label="decode+PSNR" || { what=(); [ -n "${3:-}" ] && env=("$3"); }
       local times=() failed=""
       for i in 1 2 3; do
         local t0 t1
         t0=$(date +%s.%N)
-        "$v" -r "$ref" -d "$dist" --backend "$1" --hwdec "$2" -q --json -o "$OUT/t.json" 2>"$OUT/t.err" ||
-          failed="FAILED: $(tail -1 "$OUT/t.err" | cut -c1-120) "
+        env "${env[@]}" "$v" -r "$ref" -d "$dist" --backend "$backend" --hwdec "$hw" "${what[@]}" -q --json \
+          -o "$OUT/t.json" 2>"$OUT/t.err" || failed="FAILED: $(tail -1 "$OUT/t.err" | cut -c1-160) "
         t1=$(date +%s.%N)
         times+=("$(awk "BEGIN { printf \"%.3f\", $t1 - $t0 }")")
       done
       local med; med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
-      say "${failed}time 1080p $codec 240 frames --backend $1 --hwdec $2: median ${med}s ($(awk "BEGIN { printf \"%.0f\", 240 / $med }") fps; runs ${times[*]}) $(grep -o 'decoding: .*' "$OUT/t.err" | cut -c1-100)"
+      say "${failed}time 1080p $codec 240 frames $label --backend $backend --hwdec $hw ${env[*]}: median ${med}s ($(awk "BEGIN { printf \"%.0f\", 240 / $med }") fps; runs ${times[*]}) $(grep -o 'decoding: .*' "$OUT/t.err" | cut -c1-90)"
     done
   done
+  # Where the device's time goes with NVDEC (one run).
+  local ref; ref=$(ls "$s/t1080_hevc10_ref".*)
+  VQTWIN_REPORT_DEVICE_BUSY=1 VQTWIN_REPORT_STARTUP=1 "$v" -r "$ref" -d "${ref/_ref./_dist.}" --backend cuda \
+    --hwdec cuda -q --json -o "$OUT/t.json" 2>"$OUT/busy.err"
+  say "hevc10 --hwdec cuda: $(grep -E 'device busy' "$OUT/busy.err" | cut -c1-300)"
+  grep -iE 'startup|ms' "$OUT/busy.err" | head -20
   echo "=== summary"
   cat "$OUT/summary.txt"
 }

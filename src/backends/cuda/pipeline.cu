@@ -176,10 +176,9 @@ void CudaSlot::upload() {
   if (where_[0] == Where::kHost && where_[1] == Where::kHost) {
     upload_planes();
   } else {
-    for (int w = 0; w < 2; ++w) {
+    // A picture decoded on the device is there already (take_frame()).
+    for (int w = 0; w < 2; ++w)
       if (where_[w] == Where::kHost) upload_picture(w == 0 ? ref_ : dist_);
-      else if (where_[w] == Where::kDevice) convert(w);
-    }
   }
   drill_after_upload(stream_.get());
   if (times_) {
@@ -218,31 +217,22 @@ void CudaSlot::upload_picture(const Picture& pic) {
   }
 }
 
-void CudaSlot::Target::take(DeviceFrame frame) {
-  slot_.frames_[which_] = std::move(frame);
-  slot_.where_[which_] = Where::kDevice;
-}
+void CudaSlot::Target::take(DeviceFrame frame) { slot_.take_frame(which_, frame); }
 
-void CudaSlot::begin_frame() {
-  for (int w = 0; w < 2; ++w) {
-    frames_[w].hold.reset();
-    where_[w] = Where::kHost;
-  }
-}
+void CudaSlot::begin_frame() { where_[0] = where_[1] = Where::kHost; }
 
-void CudaSlot::convert(int which) {
+void CudaSlot::take_frame(int which, const DeviceFrame& frame) {
+  use_device(device_);
   if (!decoded_) decoded_ = std::make_unique<Event>();
-  convert_surface(frames_[which], which == 0 ? device_ref_ : device_dist_, decoded_->get(), stream_.get());
+  convert_surface(frame, which == 0 ? device_ref_ : device_dist_, decoded_->get(), stream_.get());
+  check(cudaStreamSynchronize(stream_.get()), "convert a decoded frame (cudaStreamSynchronize)");
   where_[which] = Where::kConverted;
 }
 
 void CudaSlot::host_pictures() {
-  if (where_[0] != Where::kDevice && where_[0] != Where::kConverted && where_[1] != Where::kDevice &&
-      where_[1] != Where::kConverted)
-    return;
+  if (where_[0] != Where::kConverted && where_[1] != Where::kConverted) return;
   use_device(device_);
   for (int w = 0; w < 2; ++w) {
-    if (where_[w] == Where::kDevice) convert(w);
     if (where_[w] != Where::kConverted) continue;
     const std::size_t offset = w == 0 ? 0 : picture_bytes_;
     check(cudaMemcpyAsync(host_.get() + offset, device_copy_.get() + offset, picture_bytes_, cudaMemcpyDeviceToHost,
@@ -250,18 +240,13 @@ void CudaSlot::host_pictures() {
           "copy a decoded frame back (cudaMemcpyAsync)");
   }
   check(cudaStreamSynchronize(stream_.get()), "copy a decoded frame back (cudaStreamSynchronize)");
-  for (int w = 0; w < 2; ++w)
-    if (where_[w] == Where::kConverted) {
-      where_[w] = Where::kBoth;
-      frames_[w].hold.reset();
-    }
+  for (Where& w : where_)
+    if (w == Where::kConverted) w = Where::kBoth;
 }
 
 void CudaSlot::wait() {
   if (times_) check(cudaEventRecord(done_->get(), stream_.get()), "cudaEventRecord");
   check(cudaStreamSynchronize(stream_.get()), "frame (cudaStreamSynchronize)");
-  // The conversions read the decoders' surfaces: done now, so the surfaces go back to their pool.
-  for (DeviceFrame& f : frames_) f.hold.reset();
   if (times_ && std::exchange(timed_, false))
     times_->add(times_->since_origin(uploading_->get()), times_->since_origin(computing_->get()),
                 times_->since_origin(done_->get()));

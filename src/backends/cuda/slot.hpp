@@ -51,10 +51,10 @@ class CudaSlot final : public FrameSlot {
   void upload_planes();  // the transfers themselves: the whole block, or the planes read
   void upload_picture(const Picture& pic);  // one picture's planes read
 
-  // A picture decoded on the device: where it is this frame. kHost: the host picture holds it
-  // (upload() copies it); kDevice: a decoder's surface (frames_) not yet converted; kConverted: the
-  // device picture holds it, the host picture is stale; kBoth: copied back as well.
-  enum class Where { kHost, kDevice, kConverted, kBoth };
+  // Where this frame's picture is. kHost: the host picture holds it (upload() copies it);
+  // kConverted: a frame decoded on the device, converted into the device picture when it was handed
+  // over (the host picture is stale); kBoth: copied back as well (host_pictures()).
+  enum class Where { kHost, kConverted, kBoth };
   class Target final : public DeviceFrameTarget {
    public:
     Target(CudaSlot& slot, int which) : slot_(slot), which_(which) {}
@@ -66,10 +66,11 @@ class CudaSlot final : public FrameSlot {
     int which_;
   };
   Target targets_[2] = {{*this, 0}, {*this, 1}};
-  DeviceFrame frames_[2];
   Where where_[2] = {Where::kHost, Where::kHost};
   std::unique_ptr<Event> decoded_;  // recorded on the decoder's stream (made at the first device frame)
-  void convert(int which);          // kDevice -> kConverted
+  // Converts `frame` into picture `which` at once and waits for it, so the decoder's surface goes back
+  // to its pool now: NVDEC has a fixed number of them, and frames in flight must not hold them.
+  void take_frame(int which, const DeviceFrame& frame);
 };
 
 // The slot a twin was handed, as the CUDA slot it is (an error if another backend's).
