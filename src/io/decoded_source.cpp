@@ -325,7 +325,8 @@ class DecodedSource final : public PictureSource {
   // After the first frame: decoded on the device, or refused (the frame came in software).
   void settle_device() {
     if (frame_->format == AV_PIX_FMT_CUDA) {
-      decoder_ = "NVDEC on CUDA device " + std::to_string(hw_device_index_) + ": " + decoder_;
+      // choice.why is "NVDEC (reason)": "NVDEC on CUDA device 0 (reason)".
+      decoder_ = "NVDEC on CUDA device " + std::to_string(hw_device_index_) + decoder_.substr(decoder_.find(' '));
       if (frame_->crop_left || frame_->crop_top) refuse_mid("a picture cropped at its top or left");
       return;
     }
