@@ -38,8 +38,8 @@ struct HwDecodeChoice {
   std::string why;  // in words, for the run's line and the receipt
 };
 
-// --hwdec auto's rule, from decode rates measured on the H200 (1080p, decode only; per NVDEC engine
-// and per 16 CPU threads): NVDEC when the run computes on the CUDA device, the codec's rates are
+// --hwdec auto's rule, from the decode rates vqtwin's pipeline reached on the device (1080p; per NVDEC
+// session and per 16 CPU threads): NVDEC when the run computes on the CUDA device, the codec's rates are
 // measured and NVDEC's rate per stream (its engines shared by the run's streams) is above software
 // decoding's (the CPU threads shared by the streams). Never NVDEC for a run on the CPU alone: its
 // frames would come back to the host, a copy software decoding does not need.
