@@ -48,6 +48,11 @@ struct RunConfig : SessionConfig {
   // Time alignment: "" = look at the first frames and warn when the distorted looks shifted; "auto" =
   // apply the offset found (recorded in Results::sync_offset); "none" = no check.
   std::string sync;
+  // Where compressed input is decoded: "auto" (default) = per input, NVDEC where the measured rates
+  // say it is faster for a run on a CUDA device, else software; "cuda" = NVDEC (libavcodec's cuda
+  // hwaccel) on --gpu, a stream it refuses is an error; "none" = software. Frames decoded on the
+  // device stay there for the CUDA twins; the values never depend on it.
+  std::string hwdec = "auto";
 };
 
 // The vmaf CLI's presets: `flag` is "aom_ctc" (versions v1.0 ... v7.0) or "nflx_ctc" (v1.0). Appends

@@ -72,7 +72,7 @@ VQTWIN_C_API int vqtwin_config_add_feature(vqtwin_config* config, const char* fe
 VQTWIN_C_API int vqtwin_config_add_model(vqtwin_config* config, const char* model);
 /* A setting by its CLI name, as text: threads, subsample, no_prediction (true/false), backend (cpu, cuda, vulkan,
    auto), gpu, cpumask; for vqtwin_run_files also frame_cnt, frame_skip_ref, frame_skip_dist, scale, sync,
-   common_bitdepth, strict_length, max_pixels, and raw .yuv input's width, height, pixel_format, bitdepth.
+   hwdec (auto, cuda, none), common_bitdepth, strict_length, max_pixels, and raw .yuv input's width, height, pixel_format, bitdepth.
    Both --aom_ctc and --nflx_ctc work too (value: the version), appending their features and models. */
 VQTWIN_C_API int vqtwin_config_set(vqtwin_config* config, const char* key, const char* value);
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/extractor.hpp"
+#include "io/device_frame.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/picture.hpp"
 
@@ -27,6 +28,16 @@ class FrameSlot {
   // Blocks until everything enqueued on this slot is done (the frame's one host synchronisation).
   // Throws vqtwin::Error on a device fault.
   virtual void wait() = 0;
+
+  // Frames decoded on the device (--hwdec). A new frame starts with begin_frame(): both pictures are
+  // host pictures again. device_target(0 reference, 1 distorted) is where a source may hand a frame
+  // decoded on the device instead of filling ref()/dist() (null: this backend takes none); upload()
+  // then converts it on the device instead of copying the host picture. host_pictures() makes ref()
+  // and dist() hold the frame (copies such pictures back, and waits for that): before a CPU context
+  // reads them.
+  virtual void begin_frame() {}
+  virtual DeviceFrameTarget* device_target(int which) { return nullptr; }
+  virtual void host_pictures() {}
 };
 
 class DevicePipeline {
@@ -81,6 +92,12 @@ class DeviceExtractor : public Extractor {
   // twin says fewer. Known from the options, before init().
   virtual unsigned planes_read() const { return kAllPlanes; }
 };
+
+// Before libavcodec's NVDEC decoder takes CUDA device `device`'s primary context (the one the CUDA
+// runtime, hence the twins, use): libavcodec 5.1 asks that context for blocking synchronisation and
+// refuses it when it is already active with other flags, so the runtime's context is given those
+// flags first (an active context's flags are overwritten). Nothing without CUDA.
+void cuda_share_with_decoder(int device);
 
 // How many CUDA devices this process sees (0 when none, or built without CUDA: `why` then says why).
 // What --gpu all means.

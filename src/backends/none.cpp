@@ -12,6 +12,8 @@ int cuda_device_count(std::string* why) {
   return 0;
 }
 
+void cuda_share_with_decoder(int) {}
+
 bool cuda_device_usable(int, std::string* why) {
   if (why) *why = "this vqtwin was built without CUDA";
   return false;

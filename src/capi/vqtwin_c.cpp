@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "io/hwdec.hpp"
+
 #include "vqtwin/error.hpp"
 #include "vqtwin/output.hpp"
 #include "vqtwin/run.hpp"
@@ -115,6 +117,10 @@ void set(vqtwin::RunConfig& r, const std::string& key, const char* value) {
     if (!b) throw ArgumentError{std::string("backend must be cpu, cuda, vulkan or auto, not '") + value + "'"};
     r.backend = *b;
   } else if (key == "gpu") r.gpu = int(number(k, value, 1023));
+  else if (key == "hwdec") {
+    if (!vqtwin::parse_hwdec(value)) throw ArgumentError{std::string("hwdec must be auto, cuda or none, not '") + value + "'"};
+    r.hwdec = value;
+  }
   else if (key == "cpumask") {
     errno = 0;
     char* end = nullptr;

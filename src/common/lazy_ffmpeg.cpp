@@ -25,6 +25,7 @@ extern "C" {
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
 #include <libavutil/frame.h>
+#include <libavutil/hwcontext.h>
 #include <libavutil/log.h>
 #include <libavutil/mem.h>
 #include <libavutil/opt.h>
@@ -115,6 +116,12 @@ VQTWIN_FORWARD(kAvcodec, int, avcodec_receive_frame, (AVCodecContext * avctx, AV
 VQTWIN_FORWARD(kAvcodec, AVPacket*, av_packet_alloc, (void), ())
 VQTWIN_FORWARD(kAvcodec, void, av_packet_free, (AVPacket * *pkt), (pkt))
 VQTWIN_FORWARD(kAvcodec, void, av_packet_unref, (AVPacket * pkt), (pkt))
+// libavcodec: decoding on NVDEC (--hwdec; libnvcuvid is loaded by libavcodec when a decoder opens)
+VQTWIN_FORWARD(kAvcodec, const AVCodec*, avcodec_find_decoder_by_name, (const char* name), (name))
+VQTWIN_FORWARD(kAvcodec, const AVCodecHWConfig*, avcodec_get_hw_config, (const AVCodec* codec, int index),
+               (codec, index))
+VQTWIN_FORWARD(kAvcodec, enum AVPixelFormat, avcodec_default_get_format,
+               (struct AVCodecContext * s, const enum AVPixelFormat* fmt), (s, fmt))
 // libavutil
 VQTWIN_FORWARD(kAvutil, AVFrame*, av_frame_alloc, (void), ())
 VQTWIN_FORWARD(kAvutil, void, av_frame_free, (AVFrame * *frame), (frame))
@@ -126,6 +133,14 @@ VQTWIN_FORWARD(kAvutil, const char*, av_get_pix_fmt_name, (enum AVPixelFormat pi
 VQTWIN_FORWARD(kAvutil, void, av_log_set_level, (int level), (level))
 VQTWIN_FORWARD(kAvutil, int, av_opt_set_int, (void* obj, const char* name, int64_t val, int search_flags),
                (obj, name, val, search_flags))
+// libavutil: the CUDA device context and copies of device frames to the host (--hwdec)
+VQTWIN_FORWARD(kAvutil, int, av_hwdevice_ctx_create,
+               (AVBufferRef * *device_ctx, enum AVHWDeviceType type, const char* device, AVDictionary* opts, int flags),
+               (device_ctx, type, device, opts, flags))
+VQTWIN_FORWARD(kAvutil, int, av_hwframe_transfer_data, (AVFrame * dst, const AVFrame* src, int flags),
+               (dst, src, flags))
+VQTWIN_FORWARD(kAvutil, AVBufferRef*, av_buffer_ref, (const AVBufferRef* buf), (buf))
+VQTWIN_FORWARD(kAvutil, void, av_buffer_unref, (AVBufferRef * *buf), (buf))
 VQTWIN_FORWARD(kAvutil, int, av_strerror, (int errnum, char* errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size))
 // libswscale
 VQTWIN_FORWARD(kSwscale, struct SwsContext*, sws_alloc_context, (void), ())

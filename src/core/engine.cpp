@@ -41,6 +41,9 @@ class Engine final : public FrameFeeder {
     if (cfg_.subsample == 0) throw Error("--subsample must be at least 1");
     if (!cfg_.sync.empty() && cfg_.sync != "auto" && cfg_.sync != "none")
       throw Error("--sync must be auto or none, not '" + cfg_.sync + "'");
+    const auto hwdec = parse_hwdec(cfg_.hwdec.empty() ? "auto" : cfg_.hwdec);
+    if (!hwdec) throw Error("--hwdec must be auto, cuda or none, not '" + cfg_.hwdec + "'");
+    hwdec_ = *hwdec;
     if (cfg_.max_pixels < 1 || cfg_.max_pixels > kMaxPixelsLimit)
       throw Error("--max_pixels must be 1.." + std::to_string(kMaxPixelsLimit) + ", not " +
                   std::to_string(cfg_.max_pixels));
@@ -67,6 +70,7 @@ class Engine final : public FrameFeeder {
       if (cfg_.progress) cfg_.progress(done, total_);
     };
     Session session(sc, format_, out_);
+    if (decoders_said_) out_.show_receipt = true;  // the session set it for its backend alone
     startup_step("session open (contexts initialised, workers started)");
     std::exception_ptr failure;
     try {
@@ -81,6 +85,7 @@ class Engine final : public FrameFeeder {
       if (!failure) failure = std::current_exception();
     }
     if (cpu_alone) out_.show_receipt = true;  // as any --backend auto run: the receipt says the CPU did it all
+    say_late_decode_warnings();
     if (failure) std::rethrow_exception(failure);
     if (frames_read_ == 0 && !stop_requested()) throw Error("no frames to compare");
     if (stop_requested()) return;  // a stop is not a length mismatch
@@ -135,15 +140,18 @@ class Engine final : public FrameFeeder {
 
   // The next frame pair into `ref` and `dist` (from a session worker, several at once); nothing when
   // the run stops here (an input ended, --frame_cnt, a stop request, an earlier frame failed to read).
-  std::optional<unsigned> next(Picture& ref, Picture& dist) override {
+  std::optional<unsigned> next(Picture& ref, Picture& dist, FrameSlot* slot) override {
     unsigned index;
     std::optional<FrameClaim> ref_claim, dist_claim;
     {
       std::lock_guard lock(read_mutex_);
       if (stop_) return std::nullopt;
       if (cfg_.frame_cnt && frames_read_ >= cfg_.frame_cnt) return std::nullopt;
+      // A frame decoded on the device may stay there when the pictures are a device slot's, except
+      // the first frames, whose host pictures the time-shift check looks at (keep_thumbnails).
+      const bool on_device = slot && (!cfg_.sync.empty() || frames_read_ >= unsigned(kSyncFrames));
       try {
-        if (!take_pair(ref, dist, ref_claim, dist_claim)) {
+        if (!take_pair(ref, dist, ref_claim, dist_claim, on_device ? slot : nullptr)) {
           stop_ = true;
           return std::nullopt;
         }
@@ -175,15 +183,15 @@ class Engine final : public FrameFeeder {
   // read now. False when the run stops here: a stop request, or the end of an input (ended_first_
   // says which; check_lengths() reports it after the run).
   bool take_pair(Picture& ref, Picture& dist, std::optional<FrameClaim>& ref_claim,
-                 std::optional<FrameClaim>& dist_claim) {
+                 std::optional<FrameClaim>& dist_claim, FrameSlot* slot) {
     if (stop_requested()) return false;
     ref_claim = ref_->claim();
-    if (!ref_claim && !ref_->read(ref)) {
+    if (!ref_claim && !ref_->read_to(ref, slot ? slot->device_target(0) : nullptr)) {
       ended_first_ = 1;
       return false;
     }
     dist_claim = dist_->claim();
-    if (!dist_claim && !dist_->read(dist)) {
+    if (!dist_claim && !dist_->read_to(dist, slot ? slot->device_target(1) : nullptr)) {
       ended_first_ = 2;
       return false;
     }
@@ -197,6 +205,7 @@ class Engine final : public FrameFeeder {
     options.source.raw = RawFormat{cfg_.width, cfg_.height, cfg_.pixel_format, cfg_.bitdepth};
     options.source.decode_threads = threads_;
     options.source.limits = InputLimits{cfg_.max_pixels, cfg_.stop};
+    options.source.hwdec = hwdec_request(hwdec_, cfg_, threads_);
     options.scale = cfg_.scale;
     options.common_bitdepth = cfg_.common_bitdepth;
     Inputs in = open_(options);
@@ -206,6 +215,7 @@ class Engine final : public FrameFeeder {
     out_.input_conversions = in.conversions;
     for (const PictureSource* s : {in.ref.get(), in.dist.get()})
       out_.inputs.push_back({s->path(), s->kind(), s->format().describe(), s->frame_rate()});
+    say_decoders(*in.ref, *in.dist);
     if (!in.conversions.empty() && cfg_.note) {
       std::string line = "converted the inputs: ";
       for (std::size_t i = 0; i < in.conversions.size(); ++i) line += (i ? "; " : "") + in.conversions[i].second;
@@ -327,12 +337,52 @@ class Engine final : public FrameFeeder {
 
   bool stop_requested() const { return cfg_.stop && cfg_.stop->load(); }
 
+  // --hwdec: where each compressed input is decoded, said in one line (and in the receipt) when the
+  // device had a say (--hwdec cuda, or a run on a CUDA device); a refused NVDEC is one warning line.
+  void say_decoders(const PictureSource& ref, const PictureSource& dist) {
+    const HwDecodeRequest request = hwdec_request(hwdec_, cfg_, threads_);
+    // Software, as always: nothing to say.
+    if (request.mode == HwDecode::kNone || (request.mode == HwDecode::kAuto && !request.device_run)) return;
+    std::string line, refused;
+    const std::string ref_refusal = ref.decode_refusal(), dist_refusal = dist.decode_refusal();
+    for (const PictureSource* s : {&ref, &dist}) {
+      const std::string how = s->decoder();
+      if (how.empty()) continue;
+      const char* role = s == &ref ? "reference" : "distorted";
+      out_.record_implementation(std::string("decoding: ") + role, how);
+      line += std::string(line.empty() ? "" : "; ") + role + " " + how;
+      if (!s->decode_refusal().empty())
+        refused += std::string(refused.empty() ? "" : "; nor ") + "the " + role + " " + s->path() + " (" +
+                   s->decode_refusal() + ")";
+    }
+    if (line.empty()) return;
+    decoders_said_ = true;
+    // A refusal is the one line: a warning (both inputs' reasons in it; said once when they agree).
+    if (!ref_refusal.empty() && ref_refusal == dist_refusal)
+      refused = "the inputs (" + ref_refusal + ")";
+    if (!refused.empty()) {
+      if (cfg_.warn) cfg_.warn("--hwdec auto: NVDEC cannot decode " + refused + "; decoded in software");
+    } else if (cfg_.note) {
+      cfg_.note("decoding: " + line);
+    }
+  }
+
+  // A switch to software part-way through a stream (said at the end; the frames are exact either way).
+  void say_late_decode_warnings() {
+    for (const PictureSource* s : {ref_.get(), dist_.get()}) {
+      const std::string w = s ? s->decode_switch() : "";
+      if (!w.empty() && cfg_.warn) cfg_.warn(w);
+    }
+  }
+
   const RunConfig& cfg_;
   Results& out_;
   const InputOpener& open_;
   std::unique_ptr<PictureSource> ref_, dist_;
   PictureFormat format_{};
   unsigned threads_ = 1;
+  HwDecode hwdec_ = HwDecode::kAuto;
+  bool decoders_said_ = false;  // the receipt names the decoders (say_decoders)
   unsigned skipped_ref_ = 0, skipped_dist_ = 0;  // frames skipped at the start (--frame_skip_*, --sync auto)
   unsigned total_ = 0;                           // frames expected (progress)
   std::mutex read_mutex_;  // guards the inputs' read(), claim() and skip(), and the three below
@@ -348,6 +398,17 @@ class Engine final : public FrameFeeder {
 };
 
 }  // namespace
+
+HwDecodeRequest hwdec_request(HwDecode mode, const RunConfig& c, unsigned threads) {
+  HwDecodeRequest r;
+  r.mode = mode;
+  r.device = c.gpu;
+  r.device_run = c.backend == Backend::kCuda || c.backend == Backend::kAuto;
+  r.streams = 2;
+  r.cpu_threads = threads;
+  r.prepare_device = &cuda_share_with_decoder;
+  return r;
+}
 
 void run_with_inputs(const RunConfig& config, Results& out, const InputOpener& open) {
   Engine engine(config, out, open);

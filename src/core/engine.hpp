@@ -12,6 +12,9 @@ namespace vqtwin {
 // checked, so a run reports its errors in the same order whoever opens the inputs).
 using InputOpener = std::function<Inputs(const InputOptions&)>;
 
+// The --hwdec request of run `c` on `threads` threads (a pair: two streams; a ladder sets its own).
+HwDecodeRequest hwdec_request(HwDecode mode, const RunConfig& c, unsigned threads);
+
 // run(), with the inputs from `open`.
 void run_with_inputs(const RunConfig& config, Results& out, const InputOpener& open);
 

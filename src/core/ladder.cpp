@@ -32,6 +32,7 @@ InputOptions input_options(const RunConfig& c) {
   options.source.limits = InputLimits{c.max_pixels, c.stop};
   options.scale = c.scale;
   options.common_bitdepth = c.common_bitdepth;
+  options.source.hwdec = hwdec_request(parse_hwdec(c.hwdec).value_or(HwDecode::kAuto), c, effective_threads(c));
   return options;
 }
 
@@ -89,6 +90,10 @@ std::vector<std::unique_ptr<RenditionResult>> run_ladder(const std::vector<RunCo
   unsigned all_threads = 0;
   for (const RunConfig& c : renditions) all_threads += effective_threads(c);
   ref_options.source.decode_threads = std::min(all_threads, std::max(1u, std::thread::hardware_concurrency()));
+  // Every rendition and the reference decode at once: --hwdec auto weighs NVDEC's engines and the CPU
+  // threads shared by all of them.
+  ref_options.source.hwdec.streams = unsigned(n) + 1;
+  ref_options.source.hwdec.cpu_threads = ref_options.source.decode_threads;
   std::unique_ptr<PictureSource> reference;
   Failure reference_failure;
   try {
@@ -107,7 +112,9 @@ std::vector<std::unique_ptr<RenditionResult>> run_ladder(const std::vector<RunCo
     const RunConfig& c = renditions[i];
     if (c.reference == "-" && c.distorted == "-") continue;  // the engine says so before opening anything
     try {
-      const InputOptions options = input_options(c);
+      InputOptions options = input_options(c);
+      options.source.hwdec.streams = unsigned(n) + 1;
+      options.source.hwdec.cpu_threads = ref_options.source.decode_threads;
       check_input_options(options);
       if (reference_failure.failed()) reference_failure.rethrow();
       prepared[i].inputs.dist = open_picture_source(c.distorted, options.source);

@@ -541,6 +541,7 @@ struct Session::Impl {
     for (auto& c : contexts_) {
       if (!c->info->spec->temporal) continue;
       in_turn_if(*c, index, [&] {
+        if (slot) slot->host_pictures();  // a frame decoded on the device, copied back for the CPU
         ContextSink sink(out_, step_of(*c->info, index), *c, true, 0, 0, c->handover);
         c->extractor->extract(ref, dist, index, sink);
       });
@@ -567,6 +568,7 @@ struct Session::Impl {
     }
     for (auto& c : contexts_)
       if (!c->info->spec->temporal && !twin_runs(*c) && runs(*c, sampled)) {
+        if (slot) slot->host_pictures();
         ContextSink sink(out_, step_of(*c->info, index), *c, true);
         c->extractor->extract(ref, dist, index, sink);
         ++c->cpu_frames;
@@ -710,6 +712,7 @@ struct Session::Impl {
     if (mixed_ && id < cpu_slots_) ++host_takes_;
     lock.unlock();
     try {
+      if (FrameSlot* d = device_slot(id)) d->begin_frame();
       return slot(id);
     } catch (...) {
       release(id);
@@ -906,7 +909,9 @@ struct Session::Impl {
     std::optional<unsigned> index;
     try {
       const Session::Slot s = slot(q.slot);
-      index = feeder_->next(*s.ref, *s.dist);
+      FrameSlot* device = device_slot(q.slot);
+      if (device) device->begin_frame();
+      index = feeder_->next(*s.ref, *s.dist, device);
     } catch (const FeedError& e) {
       {
         std::lock_guard lock(mutex_);
@@ -1021,6 +1026,12 @@ struct Session::Impl {
     const bool sampled = cfg_.subsample <= 1 || index % cfg_.subsample == 0;
     if (slot) {
       slot->upload();
+      // A CPU context reads the host pictures: frames decoded on the device are copied back first.
+      for (auto& c : contexts_)
+        if (!c->device) {
+          slot->host_pictures();
+          break;
+        }
       for (auto& c : contexts_) {
         if (!c->device) continue;
         if (!c->info->spec->temporal) {

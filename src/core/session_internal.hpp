@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "backends/device.hpp"
 #include "dispatch/dispatch.hpp"
 #include "vqtwin/picture.hpp"
 #include "vqtwin/session.hpp"
@@ -32,8 +33,10 @@ class FrameFeeder {
  public:
   virtual ~FrameFeeder() = default;
   // Fills `ref` and `dist` (pictures of the session's format) with the next frame; returns its index, or
-  // nothing when there are no more (an input ended, --frame_cnt, a stop). Throws FeedError.
-  virtual std::optional<unsigned> next(Picture& ref, Picture& dist) = 0;
+  // nothing when there are no more (an input ended, --frame_cnt, a stop). Throws FeedError. `slot`:
+  // the device slot the pictures belong to (null for host pictures), whose device_target()s may take
+  // frames decoded on its device instead.
+  virtual std::optional<unsigned> next(Picture& ref, Picture& dist, FrameSlot* slot) = 0;
 };
 
 // Computes every frame `feeder` gives on the session's workers, until it has no more or a frame failed;

@@ -53,6 +53,13 @@ class ReplaySource final : public PictureSource {
   // Drops the first buffered frame (or skips one of the inner source); false at the end.
   bool skip() override;
   bool read(Picture& pic) override;
+  // Frames read ahead come from the host; the later ones as the inner source reads them.
+  bool read_to(Picture& pic, DeviceFrameTarget* on_device) override {
+    return buffered_.empty() ? inner_->read_to(pic, on_device) : read(pic);
+  }
+  std::string decoder() const override { return inner_->decoder(); }
+  std::string decode_refusal() const override { return inner_->decode_refusal(); }
+  std::string decode_switch() const override { return inner_->decode_switch(); }
   // Once the frames read ahead are handed out, the inner source's frames are claimed as it allows.
   std::optional<FrameClaim> claim() override {
     if (!buffered_.empty()) return std::nullopt;

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -17,10 +18,13 @@ extern "C" {
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
+#include <libavutil/hwcontext.h>
+#include <libavutil/hwcontext_cuda.h>
 }
 
 #include "io/av_formats.hpp"
 #include "io/convert.hpp"
+#include "io/device_frame.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
@@ -78,7 +82,7 @@ class DecodedSource final : public PictureSource {
   DecodedSource(std::unique_ptr<ByteStream> in, const SourceOptions& options)
       : path_(in->name()), limits_(options.limits), input_(std::move(in)) {
     try {
-      open(options.decode_threads);
+      open(options.decode_threads, options.hwdec);
     } catch (...) {
       release();
       throw;
@@ -94,6 +98,7 @@ class DecodedSource final : public PictureSource {
     if (thread_.joinable()) thread_.join();
     for (Ready& r : ready_) av_frame_free(&r.frame);
     release();
+    av_buffer_unref(&hw_device_);
   }
 
   const PictureFormat& format() const override { return out_format_; }
@@ -102,6 +107,12 @@ class DecodedSource final : public PictureSource {
   unsigned estimated_frames() const override { return estimate_; }
   std::string kind() const override { return kind_; }
   double frame_rate() const override { return rate_; }
+  std::string decoder() const override { return decoder_; }
+  std::string decode_refusal() const override { return refusal_; }
+  std::string decode_switch() const override {
+    std::lock_guard lock(mutex_);
+    return switch_;
+  }
 
   bool convert_to(const PictureFormat& target) override {
     if (thread_.joinable()) return false;
@@ -110,9 +121,20 @@ class DecodedSource final : public PictureSource {
     return true;
   }
 
-  bool read(Picture& pic) override {
+  bool read(Picture& pic) override { return read_to(pic, nullptr); }
+
+  bool read_to(Picture& pic, DeviceFrameTarget* on_device) override {
     Ready got = next();
     if (!got.frame && !got.converted) return false;
+    if (got.frame && got.frame->format == AV_PIX_FMT_CUDA) {
+      if (on_device && on_device->device() == hw_device_index_) {
+        on_device->take(device_frame(got.frame));  // the frame stays on the device
+      } else {
+        to_host(got.frame, pic);
+        av_frame_free(&got.frame);
+      }
+      return true;
+    }
     if (got.frame) {
       // The one copy: from the decoder's frame straight into the caller's picture.
       copy_planes(view_of(got.frame), out_format_, pic);
@@ -133,7 +155,7 @@ class DecodedSource final : public PictureSource {
   }
 
  private:
-  void open(unsigned threads) {
+  void open(unsigned threads, const HwDecodeRequest& hw) {
     io_buffer_ = static_cast<unsigned char*>(av_malloc(kIoBuffer));
     if (!io_buffer_) throw std::bad_alloc();
     io_ = avio_alloc_context(io_buffer_, kIoBuffer, 0, &input_, &StreamInput::read, nullptr,
@@ -171,12 +193,28 @@ class DecodedSource final : public PictureSource {
     if (!codec)
       throw Error(path_ + ": this FFmpeg has no decoder for its " +
                   std::string(avcodec_get_name(st->codecpar->codec_id)) + " video");
+    const std::string codec_name = avcodec_get_name(st->codecpar->codec_id);
+    const HwDecodeChoice choice =
+        choose_hwdec(HwDecodeInput{codec_name, st->codecpar->width, st->codecpar->height}, hw);
+    hw_mode_ = hw.mode;
+    decoder_ = choice.why;
+    const AVCodec* hw_codec = choice.device ? nvdec_decoder(codec, st->codecpar->codec_id) : nullptr;
+    if (choice.device && !hw_codec) refuse("this libavcodec has no NVDEC path for " + codec_name);
+    if (hw_codec && create_device(hw)) codec = hw_codec;
     ctx_ = avcodec_alloc_context3(codec);
     if (!ctx_) throw std::bad_alloc();
     if ((r = avcodec_parameters_to_context(ctx_, st->codecpar)) < 0)
       throw Error(path_ + ": cannot set up the " + std::string(codec->name) + " decoder (" + av_error(r) + ")");
+    if (hw_device_) attach_device();
     ctx_->pkt_timebase = st->time_base;
     ctx_->thread_count = int(std::max(1u, threads));
+    if (hw_device_) {
+      // NVDEC decodes; libavcodec's threads only parse. VQTWIN_HWDEC_THREADS (1..64) sets their
+      // number, to measure.
+      const char* v = std::getenv("VQTWIN_HWDEC_THREADS");
+      const long n = v && *v ? std::strtol(v, nullptr, 10) : 0;
+      if (n >= 1 && n <= 64) ctx_->thread_count = int(n);
+    }
     ctx_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
     // A damaged packet is an error, not a concealed picture scored as if it were the video.
     ctx_->err_recognition |= AV_EF_EXPLODE;
@@ -195,18 +233,157 @@ class DecodedSource final : public PictureSource {
       if (n > 0 && n < 1e9) estimate_ = unsigned(n + 0.5);
     }
 
-    // The first frame tells the format (some codecs only know it once a frame is decoded).
-    if (!decode_next())
+    // The first frame tells the format (some codecs only know it once a frame is decoded). A decoder
+    // that decodes only on a device (AV1's native one) fails here when NVDEC does not take the stream.
+    if (hw_device_ && ctx_->codec != avcodec_find_decoder(ctx_->codec_id)) {
+      try {
+        if (!decode_next()) throw Error("no frame");
+      } catch (const Error& e) {
+        throw Error(path_ + ": --hwdec cuda: NVDEC cannot decode it (libavcodec's " + ctx_->codec->name +
+                    " decoder, which decodes on the device only, says: " + e.what() +
+                    "); --hwdec none decodes it in software");
+      }
+    } else if (!decode_next())
       throw Error(path_ + ": no video frame could be decoded (" + std::string(codec->name) + ")");
     have_pending_ = true;
-    const auto fmt = picture_format_of(AVPixelFormat(frame_->format), frame_->width, frame_->height);
+    if (hw_device_) settle_device();
+    // A frame on the device has the planar format software decoding gives (the decoder's sw_pix_fmt).
+    const AVPixelFormat decoded =
+        frame_->format == AV_PIX_FMT_CUDA ? ctx_->sw_pix_fmt : AVPixelFormat(frame_->format);
+    const auto fmt = picture_format_of(decoded, frame_->width, frame_->height);
     if (!fmt)
-      throw Error(path_ + ": pixel format " + av_pixel_format_name(AVPixelFormat(frame_->format)) +
+      throw Error(path_ + ": pixel format " + av_pixel_format_name(decoded) +
                   " is not planar Y'CbCr 4:2:0/4:2:2/4:4:4 or grey at 8/10/12/16 bits; convert it first (ffmpeg -i " +
                   path_ + " -pix_fmt yuv420p ...)");
     check_picture_size(path_, frame_->width, frame_->height, limits_);
     format_ = out_format_ = *fmt;
-    av_format_ = AVPixelFormat(frame_->format);
+    av_format_ = decoded;
+    if (frame_->format == AV_PIX_FMT_CUDA) surface_ = surface_layout_of(frame_);
+  }
+
+  // ---- NVDEC (libavcodec's cuda hwaccel) ----
+
+  // A stream NVDEC will not decode: an error under --hwdec cuda; under auto, software decoding and
+  // one warning line (the engine says decode_refusal()).
+  void refuse(const std::string& why) {
+    if (hw_mode_ == HwDecode::kCuda)
+      throw Error(path_ + ": --hwdec cuda: NVDEC cannot decode it (" + why + "); --hwdec none decodes it in software");
+    refusal_ = why;
+    decoder_ = "software (NVDEC refused: " + why + ")";
+  }
+
+  // The decoder of `id` that has a cuda hwaccel: the default one, or libavcodec's native decoder
+  // where the default has none (AV1: libdav1d is the default); nullptr if neither has.
+  static const AVCodec* nvdec_decoder(const AVCodec* preferred, AVCodecID id) {
+    for (const AVCodec* c : {preferred, avcodec_find_decoder_by_name(avcodec_get_name(id))}) {
+      if (!c) continue;
+      for (int i = 0;; ++i) {
+        const AVCodecHWConfig* config = avcodec_get_hw_config(c, i);
+        if (!config) break;
+        if (config->device_type == AV_HWDEVICE_TYPE_CUDA && (config->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX))
+          return c;
+      }
+    }
+    return nullptr;
+  }
+
+  // The CUDA device context on `device` (the CUDA runtime's primary context, so the twins' kernels
+  // read the decoder's surfaces) and the format choice that asks for device surfaces.
+  bool create_device(const HwDecodeRequest& hw) {
+    const int device = hw.device;
+    if (hw.prepare_device) hw.prepare_device(device);
+    const int r = av_hwdevice_ctx_create(&hw_device_, AV_HWDEVICE_TYPE_CUDA, std::to_string(device).c_str(), nullptr,
+                                         AV_CUDA_USE_PRIMARY_CONTEXT);
+    if (r < 0) {
+      hw_device_ = nullptr;
+      const std::string why = "CUDA device " + std::to_string(device) + " cannot be used; FFmpeg says: " + av_error(r);
+      if (hw_mode_ == HwDecode::kCuda) refuse(why);
+      // auto without a usable device: software, without a word (as --backend auto without one).
+      decoder_.clear();
+      return false;
+    }
+    hw_device_index_ = device;
+    return true;
+  }
+
+  void attach_device() {
+    ctx_->hw_device_ctx = av_buffer_ref(hw_device_);
+    if (!ctx_->hw_device_ctx) throw std::bad_alloc();
+    ctx_->opaque = this;
+    ctx_->get_format = &pick_format;
+  }
+
+  // libavcodec offers the formats it can decode this stream to; AV_PIX_FMT_CUDA only where NVDEC
+  // takes the codec, profile, chroma format and size (it asks again without it when NVDEC's set-up
+  // fails, e.g. libnvcuvid missing): that is the refusal the first frame shows.
+  static AVPixelFormat pick_format(AVCodecContext* ctx, const AVPixelFormat* offered) {
+    for (const AVPixelFormat* f = offered; *f != AV_PIX_FMT_NONE; ++f)
+      if (*f == AV_PIX_FMT_CUDA) return *f;
+    return avcodec_default_get_format(ctx, offered);
+  }
+
+  // After the first frame: decoded on the device, or refused (the frame came in software).
+  void settle_device() {
+    if (frame_->format == AV_PIX_FMT_CUDA) {
+      // choice.why is "NVDEC (reason)": "NVDEC on CUDA device 0 (reason)".
+      decoder_ = "NVDEC on CUDA device " + std::to_string(hw_device_index_) + decoder_.substr(decoder_.find(' '));
+      if (frame_->crop_left || frame_->crop_top) refuse_mid("a picture cropped at its top or left");
+      return;
+    }
+    hw_device_index_ = -1;
+    refuse(std::string("not for this ") + avcodec_get_name(ctx_->codec_id) + " stream's profile, " +
+           av_pixel_format_name(AVPixelFormat(frame_->format)) + " or size, or libnvcuvid is missing");
+    if (ctx_->codec != avcodec_find_decoder(ctx_->codec_id))
+      throw Error(path_ + ": NVDEC cannot decode it and the " + ctx_->codec->name +
+                  " decoder has no software path; --hwdec none decodes it with the default decoder");
+  }
+
+  [[noreturn]] void refuse_mid(const std::string& what) {
+    throw Error(at_frame() + ": NVDEC gave " + what + "; --hwdec none decodes it in software");
+  }
+
+  // How the decoder's surface stores the picture (its frames context's software format).
+  SurfaceLayout surface_layout_of(const AVFrame* f) {
+    const auto* frames = reinterpret_cast<const AVHWFramesContext*>(f->hw_frames_ctx->data);
+    const AVPixelFormat sw = frames->sw_format;
+    const int words = format_.bitdepth > 8 ? 16 - format_.bitdepth : 0;
+    const bool is420 = format_.chroma == ChromaFormat::k420, is444 = format_.chroma == ChromaFormat::k444;
+    if (sw == AV_PIX_FMT_NV12 && is420 && format_.bitdepth == 8) return {true, 1, 0};
+    if ((sw == AV_PIX_FMT_P010 || sw == AV_PIX_FMT_P016) && is420 && format_.bitdepth > 8) return {true, 2, words};
+    if (sw == AV_PIX_FMT_YUV444P && is444 && format_.bitdepth == 8) return {false, 1, 0};
+    if (sw == AV_PIX_FMT_YUV444P16 && is444 && format_.bitdepth > 8) return {false, 2, words};
+    refuse_mid("surfaces of " + av_pixel_format_name(sw) + " for " + format_.describe() + " pictures");
+  }
+
+  DeviceFrame device_frame(AVFrame* f) const {
+    DeviceFrame d;
+    d.device = hw_device_index_;
+    d.layout = surface_;
+    for (int p = 0; p < 3; ++p) {
+      d.plane[p] = f->data[p];
+      d.pitch[p] = f->linesize[p];
+    }
+    d.hold = std::shared_ptr<void>(f, [](void* p) {
+      auto* frame = static_cast<AVFrame*>(p);
+      av_frame_free(&frame);
+    });
+    return d;
+  }
+
+  // A frame on the device copied back (libavcodec's transfer, in the surface's layout) and unpacked
+  // into `pic` (of format_) by the host reference of the device's conversion.
+  void to_host(const AVFrame* f, Picture& pic) {
+    AVFrame* host = av_frame_alloc();
+    if (!host) throw std::bad_alloc();
+    const int r = av_hwframe_transfer_data(host, f, 0);
+    if (r < 0) {
+      av_frame_free(&host);
+      throw Error(path_ + ": a frame NVDEC decoded cannot be copied to the host (" + av_error(r) + ")");
+    }
+    const unsigned char* planes[3] = {host->data[0], host->data[1], host->data[2]};
+    const std::ptrdiff_t pitches[3] = {host->linesize[0], host->linesize[1], host->linesize[2]};
+    unpack_surface(planes, pitches, surface_, pic);
+    av_frame_free(&host);
   }
 
   void release() {
@@ -274,11 +451,32 @@ class DecodedSource final : public PictureSource {
     return view;
   }
 
+  // Whether frame_ has the first frame's format: on the device with the same surfaces, or in software
+  // (NVDEC's set-up failing at a new sequence header makes libavcodec go on in software: a clean
+  // switch, the frames exactly software decoding's, said once).
+  bool same_format() {
+    if (frame_->width != format_.width || frame_->height != format_.height) return false;
+    if (frame_->format == AV_PIX_FMT_CUDA) {
+      if (hw_device_index_ < 0) return false;
+      const SurfaceLayout l = surface_layout_of(frame_);
+      return l.semi_planar == surface_.semi_planar && l.bytes_per_sample == surface_.bytes_per_sample &&
+             l.shift == surface_.shift;
+    }
+    if (frame_->format != av_format_) return false;
+    if (hw_device_index_ >= 0 && !switched_) {
+      switched_ = true;
+      std::lock_guard lock(mutex_);
+      switch_ = at_frame() + ": NVDEC stopped decoding it; the frames from here on are decoded in software";
+    }
+    return true;
+  }
+
   Ready prepare() {
-    if (frame_->width != format_.width || frame_->height != format_.height || frame_->format != av_format_)
+    if (!same_format())
       throw Error(at_frame() + " changes the picture format (" + format_.describe() + ", " +
                   av_pixel_format_name(av_format_) + " before; now " + std::to_string(frame_->width) + "x" +
                   std::to_string(frame_->height) + " " + av_pixel_format_name(AVPixelFormat(frame_->format)) + ")");
+
     ++frames_out_;
     Ready r;
     if (!converter_) {
@@ -298,7 +496,14 @@ class DecodedSource final : public PictureSource {
     const int range = frame_->color_range == AVCOL_RANGE_JPEG   ? 1
                       : frame_->color_range == AVCOL_RANGE_MPEG ? 0
                                                                  : -1;
-    converter_->convert(view_of(frame_), *r.converted, range);
+    if (frame_->format == AV_PIX_FMT_CUDA) {
+      // Conversions run on the host: the frame is copied back and unpacked first.
+      if (!unpacked_) unpacked_ = std::make_unique<Picture>(format_);
+      to_host(frame_, *unpacked_);
+      converter_->convert(PlaneView::of(*unpacked_), *r.converted, range);
+    } else {
+      converter_->convert(view_of(frame_), *r.converted, range);
+    }
     av_frame_unref(frame_);
     return r;
   }
@@ -378,9 +583,20 @@ class DecodedSource final : public PictureSource {
   PictureFormat out_format_{};  // as delivered (convert_to)
   AVPixelFormat av_format_ = AV_PIX_FMT_NONE;
   std::unique_ptr<FrameConverter> converter_;
+  // NVDEC: the device context (null in software), its device (-1 when frames come in software), the
+  // surfaces' layout, what decodes and why (decoder()), the refusal or switch warning.
+  HwDecode hw_mode_ = HwDecode::kNone;
+  AVBufferRef* hw_device_ = nullptr;
+  int hw_device_index_ = -1;
+  SurfaceLayout surface_;
+  std::string decoder_;
+  std::string refusal_;
+  std::string switch_;  // guarded by mutex_ (the decoding thread writes it)
+  bool switched_ = false;
+  std::unique_ptr<Picture> unpacked_;  // a device frame unpacked on the host before its conversion
 
   std::thread thread_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<Ready> ready_;
   std::vector<Picture> spare_;

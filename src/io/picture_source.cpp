@@ -389,8 +389,12 @@ class YuvSource final : public SourceBase {
 
 }  // namespace
 
-std::unique_ptr<PictureSource> open_picture_fd(int fd, bool owned, const std::string& name, const RawFormat& raw,
-                                               const InputLimits& limits, unsigned decode_threads) {
+namespace {
+
+// open_picture_fd() with every option (--hwdec's too).
+std::unique_ptr<PictureSource> open_fd(int fd, bool owned, const std::string& name, const SourceOptions& options) {
+  const RawFormat& raw = options.raw;
+  const InputLimits& limits = options.limits;
   auto in = std::make_unique<ByteStream>(fd, owned, name, limits.stop);
   // Look at the first bytes without consuming them: a raw file or a decoder keeps them.
   const std::string_view head = in->peek(kMagic.size());
@@ -414,7 +418,7 @@ std::unique_ptr<PictureSource> open_picture_fd(int fd, bool owned, const std::st
     return std::make_unique<YuvSource>(std::move(in), raw, limits);
   }
 #if VQTWIN_HAVE_FFMPEG
-  return open_decoded_source(std::move(in), SourceOptions{raw, limits, decode_threads});
+  return open_decoded_source(std::move(in), options);
 #else
   throw Error(name + ": not a y4m file (no YUV4MPEG2 magic); this vqtwin is built without FFmpeg "
                      "(-DVQTWIN_FFMPEG=OFF), so compressed video must be decoded first (ffmpeg -i FILE "
@@ -422,16 +426,27 @@ std::unique_ptr<PictureSource> open_picture_fd(int fd, bool owned, const std::st
 #endif
 }
 
+}  // namespace
+
+std::unique_ptr<PictureSource> open_picture_fd(int fd, bool owned, const std::string& name, const RawFormat& raw,
+                                               const InputLimits& limits, unsigned decode_threads) {
+  SourceOptions options;
+  options.raw = raw;
+  options.limits = limits;
+  options.decode_threads = decode_threads;
+  return open_fd(fd, owned, name, options);
+}
+
 std::unique_ptr<PictureSource> open_picture_source(const std::string& path, const SourceOptions& options) {
   const InputLimits& limits = options.limits;
   if (path == "-")
-    return open_picture_fd(STDIN_FILENO, false, "standard input", options.raw, limits, options.decode_threads);
+    return open_fd(STDIN_FILENO, false, "standard input", options);
   const std::string name = printable_path(path);
   int fd;
   do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   while (fd < 0 && errno == EINTR && !(limits.stop && limits.stop->load()));
   if (fd < 0) throw Error(name + ": cannot open (" + std::strerror(errno) + ")");
-  return open_picture_fd(fd, true, name, options.raw, limits, options.decode_threads);
+  return open_fd(fd, true, name, options);
 }
 
 }  // namespace vqtwin

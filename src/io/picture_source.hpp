@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "io/device_frame.hpp"
+#include "io/hwdec.hpp"
 #include "vqtwin/picture.hpp"
 
 namespace vqtwin {
@@ -48,6 +50,10 @@ class PictureSource {
   // the next frame, in place; false at a clean end of stream. Throws vqtwin::Error (naming the file
   // and the frame) on a truncated, malformed or corrupt frame.
   virtual bool read(Picture& pic) = 0;
+  // read(), where the frame may instead be handed to `on_device` (a device slot's picture; may be
+  // null): a source that decodes on that device hands the frame over and leaves `pic` as it is.
+  // Every other source reads into `pic`.
+  virtual bool read_to(Picture& pic, DeviceFrameTarget* on_device) { return read(pic); }
   // Skips one frame; false at the end.
   virtual bool skip() = 0;
   // Frames read in parallel. claim() takes the next frame as read() would, without reading it, when
@@ -84,12 +90,20 @@ class PictureSource {
   // where the frames are made (a decoder scales its own output, no intermediate copy). Called before
   // the first read; false if this source cannot (the caller then wraps it in a ConvertedSource).
   virtual bool convert_to(const PictureFormat& target) { return false; }
+  // How a compressed input is decoded and why (--hwdec), for the run's line and the receipt: "" for
+  // inputs that are not decoded. decode_refusal(): why NVDEC refused it under --hwdec auto (it is then
+  // decoded in software), else "". decode_switch(): the sentence saying that NVDEC stopped part-way
+  // and software decoding took over, else "".
+  virtual std::string decoder() const { return ""; }
+  virtual std::string decode_refusal() const { return ""; }
+  virtual std::string decode_switch() const { return ""; }
 };
 
 struct SourceOptions {
   RawFormat raw;
   InputLimits limits;
   unsigned decode_threads = 1;  // libavcodec's frame/slice threads for compressed input
+  HwDecodeRequest hwdec;        // where compressed input is decoded (--hwdec)
 };
 
 // Refuses picture sizes no real video has, and pictures over limits.max_pixels (which would make every

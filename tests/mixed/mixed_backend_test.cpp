@@ -4,6 +4,9 @@
 // difference comes from the split: which instance computed which frame, the temporal handover, the
 // frame numbering, the flush), made ready after a chosen number of frames so the split falls where
 // the test wants it. VQTWIN_PLANT=mixed_no_overlap (handover without the temporal overlap) must fail.
+// Frames decoded on the device (--hwdec) go the same way: a stand-in decoder hands its frames to the
+// slots packed as NVDEC's surfaces, the slots unpack them into their "device" pictures at upload()
+// and into the host pictures (garbage until then) at host_pictures().
 #include <gtest/gtest.h>
 
 #include <array>
@@ -25,7 +28,10 @@
 
 #include "backends/device.hpp"
 #include "core/device_start.hpp"
+#include "core/engine.hpp"
 #include "core/registry.hpp"
+#include "io/device_frame.hpp"
+#include "io/inputs.hpp"
 #include "vqtwin/results.hpp"
 #include "vqtwin/run.hpp"
 #include "vqtwin/session.hpp"
@@ -35,19 +41,88 @@ namespace {
 
 // ---- the stand-in device ----
 
+// Row y of plane p, as bytes (Picture::row<T> counts its stride in samples).
+unsigned char* bytes_of(Picture& pic, int p, int y) {
+  return static_cast<unsigned char*>(pic.data(p)) + std::ptrdiff_t(y) * pic.stride_bytes(p);
+}
+const unsigned char* bytes_of(const Picture& pic, int p, int y) {
+  return static_cast<const unsigned char*>(pic.data(p)) + std::ptrdiff_t(y) * pic.stride_bytes(p);
+}
+
+void copy_picture(const Picture& from, Picture& to) {
+  for (int p = 0; p < from.format().num_planes(); ++p)
+    for (int y = 0; y < from.height(p); ++y)
+      std::memcpy(bytes_of(to, p, y), bytes_of(from, p, y),
+                  std::size_t(from.width(p)) * std::size_t(from.format().bytes_per_sample()));
+}
+
+// Counts of the stand-in's device-decoded frames: taken by a slot, unpacked for the twins (upload),
+// unpacked for the CPU (host_pictures). g_skip_host_pictures: the planted bug (the CPU reads a frame
+// decoded on the device without it being copied back).
+std::atomic<unsigned> g_taken{0}, g_unpacked_for_device{0}, g_unpacked_for_host{0};
+bool g_skip_host_pictures = false;
+
+void unpack(const DeviceFrame& f, Picture& to) { unpack_surface(f.plane, f.pitch, f.layout, to); }
+
+// Host pictures the workers fill, "device" pictures the twins read (copied or unpacked at upload()).
 class FakeSlot final : public FrameSlot {
  public:
-  FakeSlot(const PictureFormat& f, unsigned i) : index_(i), ref_(f), dist_(f) {}
+  FakeSlot(const PictureFormat& f, unsigned i) : index_(i), ref_(f), dist_(f), device_{Picture(f), Picture(f)} {}
   unsigned index() const override { return index_; }
   Picture& ref() override { return ref_; }
   Picture& dist() override { return dist_; }
-  void upload() override { uploaded_ = true; }
+  void upload() override {
+    for (int w = 0; w < 2; ++w) {
+      if (!taken_[w]) copy_picture(w ? dist_ : ref_, device_[w]);
+      else {
+        unpack(frames_[w], device_[w]);
+        ++g_unpacked_for_device;
+      }
+    }
+    uploaded_ = true;
+  }
   void wait() override { uploaded_ = false; }
   bool uploaded() const { return uploaded_; }
+  const Picture& device_ref() const { return device_[0]; }
+  const Picture& device_dist() const { return device_[1]; }
+
+  void begin_frame() override { taken_[0] = taken_[1] = host_valid_[0] = host_valid_[1] = false; }
+  DeviceFrameTarget* device_target(int which) override { return &targets_[which]; }
+  void host_pictures() override {
+    for (int w = 0; w < 2; ++w)
+      if (taken_[w] && !host_valid_[w]) {
+        if (!g_skip_host_pictures) unpack(frames_[w], w ? dist_ : ref_);
+        host_valid_[w] = true;
+        ++g_unpacked_for_host;
+      }
+  }
 
  private:
+  class Target final : public DeviceFrameTarget {
+   public:
+    Target(FakeSlot& s, int w) : slot_(s), which_(w) {}
+    int device() const override { return 0; }
+    void take(DeviceFrame f) override {
+      slot_.frames_[which_] = std::move(f);
+      slot_.taken_[which_] = true;
+      // The host picture is stale now: garbage, so a CPU context reading it unconverted is caught.
+      Picture& host = which_ ? slot_.dist_ : slot_.ref_;
+      for (int p = 0; p < host.format().num_planes(); ++p)
+        for (int y = 0; y < host.height(p); ++y)
+          std::memset(bytes_of(host, p, y), 0x35 + y % 7, std::size_t(host.stride_bytes(p)));
+      ++g_taken;
+    }
+
+   private:
+    FakeSlot& slot_;
+    int which_;
+  };
   unsigned index_;
   Picture ref_, dist_;
+  Picture device_[2];
+  DeviceFrame frames_[2];
+  bool taken_[2] = {}, host_valid_[2] = {};
+  Target targets_[2] = {{*this, 0}, {*this, 1}};
   bool uploaded_ = false;
 };
 
@@ -89,7 +164,7 @@ class FakeTwin final : public DeviceExtractor {
     auto& s = dynamic_cast<FakeSlot&>(slot);
     if (!s.uploaded()) throw Error("fake twin: frame " + std::to_string(index) + " was not uploaded");
     captured_.at(slot.index()) = {};
-    cpu_->extract(s.ref(), s.dist(), index, captured_[slot.index()]);
+    cpu_->extract(s.device_ref(), s.device_dist(), index, captured_[slot.index()]);
   }
   void collect(FrameSlot& slot, unsigned, FeatureSink& out) override {
     Capture& c = captured_.at(slot.index());
@@ -432,6 +507,156 @@ TEST(MixedRun, PlantedNoOverlapIsCaught) {
   push_clip(clip, config(Backend::kAuto, c.models, c.features), mixed, 7);
   ::unsetenv("VQTWIN_PLANT");
   EXPECT_NE(difference(cpu, mixed), "");
+}
+
+// ---- frames decoded on the device (--hwdec) ----
+
+// A stand-in for a decoder on the device: the clip's pictures, handed to a device slot packed as
+// NVDEC packs them (NV12 at 8 bits, P010 at 10: Y, then U,V pairs; 16-bit words hold the sample in
+// their high bits), else copied into the host picture.
+class DeviceDecodedSource final : public PictureSource {
+ public:
+  DeviceDecodedSource(const std::vector<Picture>& pics, std::string name) : pics_(pics), name_(std::move(name)) {}
+  const PictureFormat& format() const override { return pics_.front().format(); }
+  const std::string& path() const override { return name_; }
+  std::string kind() const override { return "stand-in NVDEC"; }
+  bool skip() override { return next_ < pics_.size() && ++next_; }
+  bool read(Picture& pic) override { return read_to(pic, nullptr); }
+  bool read_to(Picture& pic, DeviceFrameTarget* on_device) override {
+    if (next_ == pics_.size()) return false;
+    const Picture& from = pics_[next_++];
+    if (!on_device) {
+      copy_picture(from, pic);
+      return true;
+    }
+    on_device->take(pack(from));
+    return true;
+  }
+
+ private:
+  static DeviceFrame pack(const Picture& from) {
+    const PictureFormat& f = from.format();
+    const int bytes = f.bytes_per_sample(), shift = f.bitdepth > 8 ? 16 - f.bitdepth : 0;
+    const std::ptrdiff_t pitch = std::ptrdiff_t(f.width) * bytes + 32;  // padded rows, as a decoder's
+    auto memory = std::make_shared<std::vector<unsigned char>>(std::size_t(pitch) * std::size_t(f.height) * 2);
+    unsigned char* luma = memory->data();
+    unsigned char* pairs = luma + pitch * f.height;
+    auto put = [&](unsigned char* row, int x, unsigned v) {
+      if (bytes == 1) row[x] = static_cast<unsigned char>(v);
+      else reinterpret_cast<std::uint16_t*>(row)[x] = static_cast<std::uint16_t>(v << shift);
+    };
+    auto get = [&](int p, int x, int y) -> unsigned {
+      return bytes == 1 ? from.row<std::uint8_t>(p, y)[x] : from.row<std::uint16_t>(p, y)[x];
+    };
+    for (int y = 0; y < f.height; ++y)
+      for (int x = 0; x < f.width; ++x) put(luma + y * pitch, x, get(0, x, y));
+    for (int y = 0; y < from.height(1); ++y)
+      for (int x = 0; x < from.width(1); ++x) {
+        put(pairs + y * pitch, 2 * x, get(1, x, y));
+        put(pairs + y * pitch, 2 * x + 1, get(2, x, y));
+      }
+    DeviceFrame d;
+    d.layout = SurfaceLayout{true, bytes, shift};
+    d.plane[0] = luma;
+    d.plane[1] = pairs;
+    d.pitch[0] = d.pitch[1] = pitch;
+    d.hold = memory;
+    return d;
+  }
+
+  const std::vector<Picture>& pics_;
+  std::string name_;
+  std::size_t next_ = 0;
+};
+
+// A file run whose inputs are the stand-in decoder's.
+void run_decoded(const Clip& clip, RunConfig rc, Results& out) {
+  rc.reference = "ref";
+  rc.distorted = "dist";
+  rc.threads = 3;
+  run_with_inputs(rc, out, [&](const InputOptions&) {
+    Inputs in;
+    in.ref = std::make_unique<DeviceDecodedSource>(clip.ref, "ref");
+    in.dist = std::make_unique<DeviceDecodedSource>(clip.dist, "dist");
+    in.format = clip.format;
+    return in;
+  });
+}
+
+// Frames decoded on the device reach the twins (converted at upload) and the CPU contexts (copied
+// back) as the pictures themselves: --backend cuda and auto equal cpu, 8 and 10 bits.
+TEST(DeviceDecode, FramesOnTheDeviceEqualCpu) {
+  g_unpacked_for_host = 0;
+  for (int bitdepth : {8, 10}) {
+    const Clip clip = make_clip(96, 72, bitdepth, 48);
+    for (const Case& c : kCases) {
+      RunConfig rc;
+      rc.models = c.models;
+      rc.features = c.features;
+      Results cpu, device, mixed;
+      run_decoded(clip, rc, cpu);  // no device slot: every frame read into host pictures
+      g_taken = g_unpacked_for_device = 0;
+      use_fake_device();
+      open_gate();
+      rc.backend = Backend::kCuda;
+      run_decoded(clip, rc, device);
+      EXPECT_EQ(difference(cpu, device), "") << bitdepth << "-bit, --backend cuda";
+      EXPECT_GT(g_taken.load(), 0u);
+      EXPECT_GT(g_unpacked_for_device.load(), 0u);
+
+      // --sync none: no frame is kept on the host for the time-shift check, so the CPU's frames after
+      // the split (the temporal overlap, the CPU turns) are frames decoded on the device.
+      ::setenv("VQTWIN_AUTO_FRAMES_PER_THREAD", "0", 1);
+      use_fake_device();
+      std::thread opener([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        open_gate();
+      });
+      rc.backend = Backend::kAuto;
+      rc.sync = "none";
+      run_decoded(clip, rc, mixed);
+      opener.join();
+      ::unsetenv("VQTWIN_AUTO_FRAMES_PER_THREAD");
+      EXPECT_EQ(difference(cpu, mixed), "") << bitdepth << "-bit, --backend auto";
+    }
+  }
+  // The CPU's side of a mixed run read frames decoded on the device (copied back) at least once.
+  EXPECT_GT(g_unpacked_for_host.load(), 0u);
+}
+
+// The planted bug: CPU contexts reading a device-decoded frame's host pictures without the copy back
+// see garbage, and the values differ.
+TEST(DeviceDecode, PlantedNoCopyBackIsCaught) {
+  const Clip clip = make_clip(96, 72, 8, 48);
+  RunConfig rc;
+  rc.models = kCases[0].models;
+  rc.features = kCases[1].features;
+  rc.sync = "none";
+  Results cpu;
+  run_decoded(clip, rc, cpu);
+  ::setenv("VQTWIN_AUTO_FRAMES_PER_THREAD", "0", 1);
+  g_skip_host_pictures = true;
+  // Until a run's CPU side reads a frame decoded on the device (the timing decides where the split
+  // falls); each such run must differ from the CPU's.
+  int runs_that_read = 0;
+  for (int attempt = 0; attempt < 10 && runs_that_read == 0; ++attempt) {
+    g_unpacked_for_host = 0;
+    use_fake_device();
+    std::thread opener([] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      open_gate();
+    });
+    rc.backend = Backend::kAuto;
+    Results mixed;
+    run_decoded(clip, rc, mixed);
+    opener.join();
+    if (g_unpacked_for_host == 0) continue;
+    ++runs_that_read;
+    EXPECT_NE(difference(cpu, mixed), "");
+  }
+  g_skip_host_pictures = false;
+  ::unsetenv("VQTWIN_AUTO_FRAMES_PER_THREAD");
+  EXPECT_GT(runs_that_read, 0) << "no run's CPU side read a frame decoded on the device";
 }
 
 }  // namespace

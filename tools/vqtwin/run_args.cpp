@@ -8,6 +8,7 @@
 
 #include "backends/device.hpp"
 #include "core/quote.hpp"
+#include "io/hwdec.hpp"
 #include "vqtwin/backend.hpp"
 #include "vqtwin/rcpss.hpp"
 
@@ -162,6 +163,10 @@ void define(CLI::App& app, RunArgs& a, Texts& t) {
   app.add_option("--gpu", t.gpu,
                  "CUDA or Vulkan device (--list-devices): an index (default 0), a list (0,1: a ladder's or batch's runs spread over them, a "
                  "device may be named twice) or all");
+  app.add_option("--hwdec", a.run.hwdec,
+                 "where compressed input is decoded: auto (default: NVDEC where the measured rates say it is "
+                 "faster for a run on a CUDA device, else software), cuda (NVDEC on --gpu; a stream it refuses "
+                 "is an error) or none (software). The values are the same either way");
   app.add_option("--cpumask", t.cpumask,
                  "instruction sets the CPU kernels must not use, as libvmaf's: 8 AVX2, 16 AVX-512, 32 AVX-512 ICL, "
                  "64 AVX-512 VNNI, -1 all (speed only: the numbers are the same)");
@@ -200,6 +205,8 @@ void finish(const CLI::App& app, RunArgs& a, Texts& t) {
   a.run.backend = *backend;
   if (!t.gpu.empty()) a.gpus = parse_gpu_list(t.gpu, a.run.backend);
   a.run.gpu = a.gpus.front();
+  if (!vqtwin::parse_hwdec(a.run.hwdec))
+    throw vqtwin::Error("--hwdec must be auto, cuda or none, not " + vqtwin::quote(a.run.hwdec));
   if (!t.width.empty()) a.run.width = int(parse_number("--width", t.width, 1, 1 << 16));
   if (!t.height.empty()) a.run.height = int(parse_number("--height", t.height, 1, 1 << 16));
   if (!t.bitdepth.empty()) a.run.bitdepth = int(parse_number("--bitdepth", t.bitdepth, 8, 16));

@@ -1,5 +1,7 @@
 // The CUDA runtime as the rest of vqtwin needs it: is a device usable, error lines, the fault
 // injection hook and the allocation count.
+#include <cuda.h>
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -73,6 +75,31 @@ void drill_after_upload(cudaStream_t stream) {
 void count_allocation(int delta) { g_live += delta; }
 
 }  // namespace cuda
+
+void cuda_share_with_decoder(int device) {
+  // Exactly libavcodec's flags (it compares them for equality), set through the driver, whose entry
+  // points the runtime hands out (vqtwin does not link libcuda). Failures are left to the decoder,
+  // which then says what it could not do.
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || device < 0 || device >= count) {
+    (void)cudaGetLastError();
+    return;
+  }
+  void* get = nullptr;
+  void* set = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion("cuDeviceGet", &get, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess ||
+      cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxSetFlags", &set, 12000, cudaEnableDefault, &found) !=
+          cudaSuccess ||
+      found != cudaDriverEntryPointSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  CUdevice d = 0;
+  if (reinterpret_cast<CUresult (*)(CUdevice*, int)>(get)(&d, device) != CUDA_SUCCESS) return;
+  (void)reinterpret_cast<CUresult (*)(CUdevice, unsigned)>(set)(d, CU_CTX_SCHED_BLOCKING_SYNC);
+}
 
 int cuda_device_count(std::string* why) {
   int count = 0;

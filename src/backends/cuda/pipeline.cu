@@ -12,6 +12,7 @@
 
 #include "backends/cuda/busy_times.hpp"
 #include "backends/cuda/slot.hpp"
+#include "backends/cuda/surface_convert.hpp"
 #include "vqtwin/error.hpp"
 
 namespace vqtwin {
@@ -172,7 +173,13 @@ CudaSlot::CudaSlot(const PictureFormat& format, int device, unsigned index, Busy
 void CudaSlot::upload() {
   use_device(device_);
   if (times_) check(cudaEventRecord(uploading_->get(), stream_.get()), "cudaEventRecord");
-  upload_planes();
+  if (where_[0] == Where::kHost && where_[1] == Where::kHost) {
+    upload_planes();
+  } else {
+    // A picture decoded on the device is there already (take_frame()).
+    for (int w = 0; w < 2; ++w)
+      if (where_[w] == Where::kHost) upload_picture(w == 0 ? ref_ : dist_);
+  }
   drill_after_upload(stream_.get());
   if (times_) {
     check(cudaEventRecord(computing_->get(), stream_.get()), "cudaEventRecord");
@@ -197,6 +204,44 @@ void CudaSlot::upload_planes() {
                             stream_.get()),
             "upload (cudaMemcpyAsync)");
     }
+}
+
+void CudaSlot::upload_picture(const Picture& pic) {
+  for (int p = 0; p < pic.format().num_planes(); ++p) {
+    if (!(planes_ & (1u << p))) continue;
+    const auto* from = static_cast<const unsigned char*>(pic.data(p));
+    const std::size_t bytes = std::size_t(pic.stride_bytes(p)) * std::size_t(pic.height(p));
+    check(cudaMemcpyAsync(device_copy_.get() + (from - host_.get()), from, bytes, cudaMemcpyHostToDevice,
+                          stream_.get()),
+          "upload (cudaMemcpyAsync)");
+  }
+}
+
+void CudaSlot::Target::take(DeviceFrame frame) { slot_.take_frame(which_, frame); }
+
+void CudaSlot::begin_frame() { where_[0] = where_[1] = Where::kHost; }
+
+void CudaSlot::take_frame(int which, const DeviceFrame& frame) {
+  use_device(device_);
+  if (!decoded_) decoded_ = std::make_unique<Event>();
+  convert_surface(frame, which == 0 ? device_ref_ : device_dist_, decoded_->get(), stream_.get());
+  check(cudaStreamSynchronize(stream_.get()), "convert a decoded frame (cudaStreamSynchronize)");
+  where_[which] = Where::kConverted;
+}
+
+void CudaSlot::host_pictures() {
+  if (where_[0] != Where::kConverted && where_[1] != Where::kConverted) return;
+  use_device(device_);
+  for (int w = 0; w < 2; ++w) {
+    if (where_[w] != Where::kConverted) continue;
+    const std::size_t offset = w == 0 ? 0 : picture_bytes_;
+    check(cudaMemcpyAsync(host_.get() + offset, device_copy_.get() + offset, picture_bytes_, cudaMemcpyDeviceToHost,
+                          stream_.get()),
+          "copy a decoded frame back (cudaMemcpyAsync)");
+  }
+  check(cudaStreamSynchronize(stream_.get()), "copy a decoded frame back (cudaStreamSynchronize)");
+  for (Where& w : where_)
+    if (w == Where::kConverted) w = Where::kBoth;
 }
 
 void CudaSlot::wait() {

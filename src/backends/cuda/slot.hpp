@@ -21,6 +21,9 @@ class CudaSlot final : public FrameSlot {
   Picture& dist() override { return dist_; }
   void upload() override;
   void wait() override;
+  void begin_frame() override;
+  DeviceFrameTarget* device_target(int which) override { return &targets_[which]; }
+  void host_pictures() override;
   // The planes upload() copies (bit p = plane p; DevicePipeline::set_uploaded_planes).
   void set_uploaded_planes(unsigned mask) { planes_ = mask; }
 
@@ -46,6 +49,28 @@ class CudaSlot final : public FrameSlot {
   bool timed_ = false;  // upload() recorded this frame's first two events
 
   void upload_planes();  // the transfers themselves: the whole block, or the planes read
+  void upload_picture(const Picture& pic);  // one picture's planes read
+
+  // Where this frame's picture is. kHost: the host picture holds it (upload() copies it);
+  // kConverted: a frame decoded on the device, converted into the device picture when it was handed
+  // over (the host picture is stale); kBoth: copied back as well (host_pictures()).
+  enum class Where { kHost, kConverted, kBoth };
+  class Target final : public DeviceFrameTarget {
+   public:
+    Target(CudaSlot& slot, int which) : slot_(slot), which_(which) {}
+    int device() const override { return slot_.device_; }
+    void take(DeviceFrame frame) override;
+
+   private:
+    CudaSlot& slot_;
+    int which_;
+  };
+  Target targets_[2] = {{*this, 0}, {*this, 1}};
+  Where where_[2] = {Where::kHost, Where::kHost};
+  std::unique_ptr<Event> decoded_;  // recorded on the decoder's stream (made at the first device frame)
+  // Converts `frame` into picture `which` at once and waits for it, so the decoder's surface goes back
+  // to its pool now: NVDEC has a fixed number of them, and frames in flight must not hold them.
+  void take_frame(int which, const DeviceFrame& frame);
 };
 
 // The slot a twin was handed, as the CUDA slot it is (an error if another backend's).

@@ -1,0 +1,179 @@
+#!/bin/bash
+# Decoding on the device (--hwdec cuda, NVDEC through libavcodec's cuda hwaccel) against software
+# decoding (--hwdec none), on a GPU machine without FFmpeg. Two steps:
+#
+#   here:   tools/device/nvdec_checks.sh stage STAGE [BUILD_DIR]
+#           a stripped vqtwin (BUILD_DIR, default build-device, a CUDA build with
+#           -DVQTWIN_STATIC_RUNTIME=ON), this machine's FFmpeg libraries (stage_ffmpeg.sh), short
+#           test streams encoded here with ffmpeg from the shared fixture pairs, this script and
+#           STAGE/run.sh; prints the size (the device tool carries 64 MiB at most).
+#   device: bash STAGE/run.sh        (= nvdec_checks.sh run STAGE; results in $OUT, default /tmp/nvdec-out)
+#
+# On the device, for every stream pair: --backend cuda with --hwdec cuda equals --hwdec none byte
+# for byte at --precision max (frames, pooled and aggregate values; the receipt and fps aside), and
+# the decoding line says NVDEC; also --backend cpu and --backend auto with --hwdec cuda (frames
+# copied back to the host). The planted bug VQTWIN_PLANT=nvdec_shift5 (10-bit surfaces shifted by 5)
+# must make the 10-bit comparisons differ. H.264 4:4:4 (no NVDEC decoder): --hwdec auto falls back
+# with one warning line and software's values, --hwdec cuda is one error line. Then 1080p timings,
+# decode + VMAF, median of 3, with each --hwdec. One SUMMARY line per check.
+set -uo pipefail
+
+stage_here() {
+  set -e
+  local stage=${1:?usage: nvdec_checks.sh stage STAGE [BUILD_DIR]} build=${2:-build-device}
+  local fx=${FX:-/work/shared/fixtures} here
+  here=$(cd "$(dirname "$0")" && pwd)
+  # The FFmpeg libraries take minutes to compress: kept from an earlier staging into the same folder.
+  rm -rf "$stage/streams" "$stage/vqtwin.xz" && mkdir -p "$stage/streams"
+  strip -o "$stage/vqtwin" "$build/tools/vqtwin/vqtwin"
+  xz -T2 -6 "$stage/vqtwin"
+  [ -s "$stage/ffmpeg-libs.tar.xz" ] || bash "$here/stage_ffmpeg.sh" "$stage" >/dev/null
+  cp "$here/nvdec_checks.sh" "$stage/"
+  printf '#!/bin/bash\nexec bash "$(dirname "$0")/nvdec_checks.sh" run "$(cd "$(dirname "$0")" && pwd)"\n' >"$stage/run.sh"
+  local s=$stage/streams ff="ffmpeg -nostdin -v error -y"
+  enc() {  # enc NAME FIXTURE_PAIR FRAMES ARGS...: NAME_ref.EXT and NAME_dist.EXT
+    local name=$1 pair=$2 n=$3 ext=$4
+    shift 4
+    for r in ref dist; do
+      $ff -i "$fx/${pair}_$r.mkv" -frames:v "$n" "$@" "$s/${name}_$r.$ext" 2>/dev/null ||
+        { echo "nvdec_checks: $name not staged (the encoder refused)"; rm -f "$s/${name}"_*; return 0; }
+    done
+  }
+  local x265="-x265-params log-level=error"
+  enc h264_8 sd_576x324_8bit_420 24 mp4 -c:v libx264 -preset veryfast -crf 30 -pix_fmt yuv420p
+  enc hevc_8 sd_576x324_8bit_420 24 mkv -c:v libx265 -preset ultrafast -crf 30 $x265 -pix_fmt yuv420p
+  enc hevc_10 hd_1280x720_10bit_420 12 mkv -c:v libx265 -preset ultrafast -crf 30 $x265 -pix_fmt yuv420p10le
+  enc hevc_12 sd_576x324_8bit_420 12 mkv -c:v libx265 -preset ultrafast -crf 30 $x265 -pix_fmt yuv420p12le
+  enc hevc444_8 odd_853x480_8bit_444 8 mkv -c:v libx265 -preset ultrafast -crf 30 $x265 -pix_fmt yuv444p
+  enc hevc444_10 odd_853x480_8bit_444 8 mkv -c:v libx265 -preset ultrafast -crf 30 $x265 -pix_fmt yuv444p10le
+  enc av1_8 sd_576x324_8bit_420 12 mkv -c:v libsvtav1 -preset 12 -crf 40 -pix_fmt yuv420p
+  enc h264_444 hd_1280x720_8bit_444 6 mkv -c:v libx264 -preset veryfast -crf 30 -pix_fmt yuv444p
+  # 1080p, 240 frames (the 48-frame pair looped), for the timings.
+  local up="-vf scale=1920:1080:flags=bicubic -frames:v 240"
+  for r in ref dist; do
+    $ff -stream_loop 4 -i "$fx/sd_576x324_8bit_420_$r.mkv" $up -c:v libx264 -preset veryfast -crf 26 \
+      "$s/t1080_h264_$r.mp4"
+    $ff -stream_loop 4 -i "$fx/sd_576x324_8bit_420_$r.mkv" $up -c:v libx265 -preset ultrafast -crf 30 $x265 \
+      -pix_fmt yuv420p10le "$s/t1080_hevc10_$r.mkv"
+  done
+  echo "nvdec_checks: staged $(ls "$s" | wc -l) streams; $(du -sh "$stage" | cut -f1) in $stage:"
+  du -sh "$stage"/* | sed 's/^/  /'
+}
+
+run_there() {
+  local stage=${1:?usage: nvdec_checks.sh run STAGE}
+  local OUT=${OUT:-/tmp/nvdec-out} s=$stage/streams
+  mkdir -p "$OUT" /dev/shm/ff /dev/shm/nvdec
+  tar -xJf "$stage/ffmpeg-libs.tar.xz" -C /dev/shm/ff
+  export LD_LIBRARY_PATH=/dev/shm/ff${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  local v=/dev/shm/nvdec/vqtwin
+  xz -dc "$stage/vqtwin.xz" >"$v" && chmod +x "$v"
+  : >"$OUT/summary.txt"
+  say() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
+  nvidia-smi -L 2>/dev/null | head -1
+  # The values of a run: its JSON without fps and the receipt ("backends").
+  values() { sed '/"backends"/,$d' "$1" | grep -v '"fps"' | sed 's/^  },$/  }/'; }
+  score() {  # score OUT_JSON STDERR REF DIST ARGS...
+    local json=$1 err=$2 ref=$3 dist=$4
+    shift 4
+    "$v" -r "$ref" -d "$dist" --precision max --json -o "$json" -q --threads "${THREADS:-8}" "$@" 2>"$err"
+  }
+  local pass=0 fail=0
+  compare() {  # compare NAME REF DIST EXTRA_ARGS...: every --hwdec cuda run equals --hwdec none
+    local name=$1 ref=$2 dist=$3
+    shift 3
+    score "$OUT/$name.none.json" "$OUT/$name.none.err" "$ref" "$dist" --backend cuda --hwdec none "$@" || {
+      say "$name: --hwdec none failed: $(tail -1 "$OUT/$name.none.err")"; fail=$((fail + 1)); return; }
+    for backend in cuda cpu auto; do
+      local t=$name.$backend.cuda
+      # auto: the device even for clips this short (the CPU's frames are then copied back).
+      if ! VQTWIN_AUTO_FRAMES_PER_THREAD=0 score "$OUT/$t.json" "$OUT/$t.err" "$ref" "$dist" --backend "$backend" \
+        --hwdec cuda "$@"; then
+        say "$t: FAILED rc!=0: $(tail -1 "$OUT/$t.err")"; fail=$((fail + 1)); continue
+      fi
+      local how; how=$(grep -o 'decoding: .*' "$OUT/$t.err" | head -1 | cut -c1-120)
+      if cmp -s <(values "$OUT/$name.none.json") <(values "$OUT/$t.json"); then
+        say "$t: identical to --hwdec none ($how)"; pass=$((pass + 1))
+      else
+        say "$t: DIFFERS from --hwdec none ($how): $(diff <(values "$OUT/$name.none.json") <(values "$OUT/$t.json") | sed -n 2p)"
+        fail=$((fail + 1))
+      fi
+    done
+  }
+  for name in h264_8 hevc_8 hevc_10 hevc_12 hevc444_8 hevc444_10 av1_8; do
+    local ref; ref=$(ls "$s/${name}_ref".* 2>/dev/null | head -1)
+    [ -n "$ref" ] || { say "$name: not staged (no encoder here)"; continue; }
+    compare "$name" "$ref" "${ref/_ref./_dist.}" --feature psnr --feature float_ssim
+  done
+  say "equality: $pass identical, $fail failed or differing"
+
+  # The planted bug: 16-bit surfaces shifted by 5 instead of 6 (10-bit) or 3 instead of 4 (12-bit).
+  for name in hevc_10 hevc_12; do
+    local ref; ref=$(ls "$s/${name}_ref".* 2>/dev/null | head -1)
+    [ -n "$ref" ] || continue
+    VQTWIN_PLANT=nvdec_shift5 score "$OUT/$name.plant.json" "$OUT/$name.plant.err" "$ref" "${ref/_ref./_dist.}" \
+      --backend cuda --hwdec cuda --feature psnr &&
+      score "$OUT/$name.plainpsnr.json" "$OUT/$name.plainpsnr.err" "$ref" "${ref/_ref./_dist.}" --backend cuda \
+        --hwdec none --feature psnr
+    if [ $? != 0 ]; then
+      say "plant nvdec_shift5 on $name: a run FAILED: $(tail -qn1 "$OUT/$name.plant.err" "$OUT/$name.plainpsnr.err" 2>/dev/null | head -1)"
+    elif cmp -s <(values "$OUT/$name.plant.json") <(values "$OUT/$name.plainpsnr.json"); then
+      say "plant nvdec_shift5 on $name: NOT CAUGHT (values equal)"
+    else
+      say "plant nvdec_shift5 on $name: caught (values differ)"
+    fi
+  done
+
+  # H.264 4:4:4: NVDEC has no such decoder. auto (few threads, so the rule asks for NVDEC) falls back
+  # with one warning line; cuda is one error line.
+  local r444=$s/h264_444_ref.mkv d444=$s/h264_444_dist.mkv
+  score "$OUT/h444.none.json" "$OUT/h444.none.err" "$r444" "$d444" --backend cuda --hwdec none --feature psnr
+  THREADS=2 score "$OUT/h444.auto.json" "$OUT/h444.auto.err" "$r444" "$d444" --backend cuda --hwdec auto --feature psnr
+  local warned; warned=$(grep -c 'warning: --hwdec auto: NVDEC cannot decode' "$OUT/h444.auto.err")
+  if cmp -s <(values "$OUT/h444.none.json") <(values "$OUT/h444.auto.json"); then
+    say "h264 4:4:4 auto: software's values, $warned warning line(s): $(grep -m1 'warning: --hwdec' "$OUT/h444.auto.err" | cut -c1-160)"
+  else
+    say "h264 4:4:4 auto: DIFFERS from software"
+  fi
+  score "$OUT/h444.cuda.json" "$OUT/h444.cuda.err" "$r444" "$d444" --backend cuda --hwdec cuda --feature psnr
+  say "h264 4:4:4 cuda: rc=$? lines=$(wc -l <"$OUT/h444.cuda.err"): $(head -1 "$OUT/h444.cuda.err" | cut -c1-160)"
+
+  # 1080p, 240 frames, whole process, median of 3: decode + VMAF (vmaf_v0.6.1) with each --hwdec (and
+  # libavcodec's parsing threads for NVDEC at 1 and 4), then decode + PSNR alone (decode-bound).
+  for codec in h264 hevc10; do
+    local ref dist
+    ref=$(ls "$s/t1080_${codec}_ref".*)
+    dist=${ref/_ref./_dist.}
+    for cfg in "cuda none" "cuda cuda" "cuda cuda VQTWIN_HWDEC_THREADS=1" "cuda cuda VQTWIN_HWDEC_THREADS=4" \
+      "cuda auto" "cpu none" "cuda none psnr" "cuda cuda psnr"; do
+      set -- $cfg
+      local backend=$1 hw=$2 env=() what=(--feature psnr --no_prediction) label="decode+VMAF"
+      [ "${3:-}" = psnr ] && label="decode+PSNR" || { what=(); [ -n "${3:-}" ] && env=("$3"); }
+      local times=() failed=""
+      for i in 1 2 3; do
+        local t0 t1
+        t0=$(date +%s.%N)
+        env "${env[@]}" "$v" -r "$ref" -d "$dist" --backend "$backend" --hwdec "$hw" "${what[@]}" -q --json \
+          -o "$OUT/t.json" 2>"$OUT/t.err" || failed="FAILED: $(tail -1 "$OUT/t.err" | cut -c1-160) "
+        t1=$(date +%s.%N)
+        times+=("$(awk "BEGIN { printf \"%.3f\", $t1 - $t0 }")")
+      done
+      local med; med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
+      say "${failed}time 1080p $codec 240 frames $label --backend $backend --hwdec $hw ${env[*]}: median ${med}s ($(awk "BEGIN { printf \"%.0f\", 240 / $med }") fps; runs ${times[*]}) $(grep -o 'decoding: .*' "$OUT/t.err" | cut -c1-90)"
+    done
+  done
+  # Where the device's time goes with NVDEC (one run).
+  local ref; ref=$(ls "$s/t1080_hevc10_ref".*)
+  VQTWIN_REPORT_DEVICE_BUSY=1 VQTWIN_REPORT_STARTUP=1 "$v" -r "$ref" -d "${ref/_ref./_dist.}" --backend cuda \
+    --hwdec cuda -q --json -o "$OUT/t.json" 2>"$OUT/busy.err"
+  say "hevc10 --hwdec cuda: $(grep -E 'device busy' "$OUT/busy.err" | cut -c1-300)"
+  grep -iE 'startup|ms' "$OUT/busy.err" | head -20
+  echo "=== summary"
+  cat "$OUT/summary.txt"
+}
+
+case "${1:-}" in
+  stage) shift; stage_here "$@" ;;
+  run) shift; run_there "$@" ;;
+  *) echo "usage: nvdec_checks.sh stage STAGE [BUILD_DIR] | run STAGE" >&2; exit 2 ;;
+esac
