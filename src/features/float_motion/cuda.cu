@@ -138,9 +138,7 @@ class FloatMotionCuda final : public cuda::StagedTwin<float> {
  private:
   // One plane's geometry, ring and half-size tables (persistent buffers: the ring is read by the
   // next frame).
-  struct Plane {
-    int w = 0, h = 0, dw = 0, dh = 0;
-    ResampleView view;  // how libvmaf's resampler reads this plane
+  struct Plane : TwinPlane {
     seam::Buffer<float> blur[kRing], half[kRing];
     seam::Buffer<int> x0, x1, y0, y1;
     seam::Buffer<float> fx, fy;
@@ -163,17 +161,14 @@ class FloatMotionCuda final : public cuda::StagedTwin<float> {
                     (!p.add_scale1 || half_size(Front::plane_width(f, i)) <= 7680);
     planes_.clear();
     if (!computes()) return;
-    // Results: per plane its full-size SAD total, then with motion_add_scale1 its half-size one.
-    per_plane_ = p.add_scale1 ? 2 : 1;
+    per_plane_ = front_.results_per_plane();
     plan.results(std::size_t(per_plane_) * std::size_t(front_.planes()));
     plan.temporal();  // frame n's SAD reads frame n-1's blur; frame n overwrites frame n-2's
     std::size_t largest = 0;
     int tallest = 0;
-    for (int i = 0; i < front_.planes(); ++i) {
+    for (const TwinPlane& t : front_.twin_planes(f)) {
       Plane pl;
-      pl.w = Front::plane_width(f, i);  // chroma: libvmaf's floor-sized region
-      pl.h = Front::plane_height(f, i);
-      pl.view = Front::resample_view(f, i);
+      static_cast<TwinPlane&>(pl) = t;
       if (cuda::plant("float_motion_cuda_uv_scale1_stride")) pl.view.read = pl.view.stored;
       const std::size_t n = std::size_t(pl.w) * std::size_t(pl.h);
       largest = std::max(largest, n);
@@ -188,8 +183,6 @@ class FloatMotionCuda final : public cuda::StagedTwin<float> {
 
   // The CPU's resampler positions (math.hpp: bilinear_tap), computed once on the host.
   static void declare_half(Plane& pl, seam::TwinPlan<float>& plan) {
-    pl.dw = half_size(pl.w);
-    pl.dh = half_size(pl.h);
     std::vector<int> x0, x1, y0, y1;
     std::vector<float> fx, fy;
     for (int x = 0; x < pl.dw; ++x) {
@@ -266,17 +259,7 @@ class FloatMotionCuda final : public cuda::StagedTwin<float> {
 
   void reduce(std::span<const float> totals, unsigned index, FeatureSink& out) override {
     if (!computes()) return front_.emit(index, 0.0, out);
-    double score = 0;
-    if (!totals.empty()) {
-      const bool half = front_.params().add_scale1;
-      // Planes scored in double: Y, then + U, then + V (libvmaf adds the float scores in double).
-      for (int i = 0; i < front_.planes(); ++i) {
-        const Plane& pl = planes_[std::size_t(i)];
-        const float* t = totals.data() + per_plane_ * i;
-        const float plane = plane_score(t[0], pl.w, pl.h, half, half ? t[1] : 0.0f, pl.dw, pl.dh);
-        score = i == 0 ? double(plane) : score + plane;
-      }
-    }
+    const double score = front_.twin_score(planes_, totals);
     if (force_zero_only_at_flush()) front_.emit_scores(index, score, out);
     else front_.emit(index, score, out);
   }

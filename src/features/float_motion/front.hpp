@@ -4,6 +4,7 @@
 // (spec float_motion.md §4): what is written for which frame, in which order, with the fps weight,
 // the blend and the clip applied on the host in double. The CPU reference and the CUDA twin both
 // hand it each frame's score S(i-1, i) in frame order; one implementation of the schedule.
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,14 @@ inline float plane_score(float total, int w, int h, bool add_scale1, float half_
   const float score = sad_mean(total, w, h);
   return add_scale1 ? score + sad_mean(half_total, dw, dh) : score;
 }
+
+// What a twin of any backend blurs and scores for one plane: the scored region, its half-size plane with
+// motion_add_scale1 (0x0 without), and how libvmaf's resampler reads it. A twin's own plane record
+// derives from this and adds its buffers.
+struct TwinPlane {
+  int w = 0, h = 0, dw = 0, dh = 0;
+  ResampleView view;
+};
 
 class Front {
  public:
@@ -78,6 +87,38 @@ class Front {
   // written at the luma plane's row stride, read at the plane's own.
   static ResampleView resample_view(const PictureFormat& f, int p) {
     return {libvmaf_float_stride(plane_width(f, 0)), libvmaf_float_stride(plane_width(f, p))};
+  }
+
+  // The planes a twin computes (after init), in score order; its staged results per frame are each
+  // plane's full-size SAD total, then with motion_add_scale1 its half-size one (results_per_plane()).
+  std::vector<TwinPlane> twin_planes(const PictureFormat& f) const {
+    std::vector<TwinPlane> v;
+    for (int p = 0; p < planes_; ++p) {
+      TwinPlane t;
+      t.w = plane_width(f, p);
+      t.h = plane_height(f, p);
+      t.view = resample_view(f, p);
+      if (p_.add_scale1) t.dw = half_size(t.w), t.dh = half_size(t.h);
+      v.push_back(t);
+    }
+    return v;
+  }
+  int results_per_plane() const { return p_.add_scale1 ? 2 : 1; }
+
+  // A frame's score from a twin's staged totals (laid out as twin_planes says; empty for frame 0: 0):
+  // each plane's float score, the planes added in double, Y then + U then + V, as libvmaf adds them.
+  template <class Planes>
+  double twin_score(const Planes& planes, std::span<const float> totals) const {
+    double score = 0;
+    if (totals.empty()) return score;
+    const int per_plane = results_per_plane();
+    for (int i = 0; i < planes_; ++i) {
+      const TwinPlane& pl = planes[std::size_t(i)];
+      const float* t = totals.data() + per_plane * i;
+      const float plane = plane_score(t[0], pl.w, pl.h, p_.add_scale1, p_.add_scale1 ? t[1] : 0.0f, pl.dw, pl.dh);
+      score = i == 0 ? double(plane) : score + plane;
+    }
+    return score;
   }
 
   const Params& params() const { return p_; }

@@ -47,9 +47,7 @@ class FloatMotionVulkan final : public vulkan::StagedTwin<float> {
   }
 
  private:
-  struct Plane {
-    int w = 0, h = 0, dw = 0, dh = 0;
-    ResampleView view;  // how libvmaf's resampler reads this plane
+  struct Plane : TwinPlane {
     seam::Buffer<float> blur[kRing], half[kRing];
     seam::Buffer<std::uint32_t> table;  // x0, x1, fx, y0, y1, fy (float bits)
   };
@@ -61,16 +59,14 @@ class FloatMotionVulkan final : public vulkan::StagedTwin<float> {
     if (!front_.computes()) return;
     const Params& p = front_.params();
     taps_ = taps_read(p.filter_size);
-    per_plane_ = p.add_scale1 ? 2 : 1;
+    per_plane_ = front_.results_per_plane();
     plan.results(std::size_t(per_plane_) * std::size_t(front_.planes()));
     plan.temporal();  // frame n's SAD reads frame n-1's blur; frame n overwrites frame n-2's
     std::size_t largest = 0;
     int tallest = 0;
-    for (int i = 0; i < front_.planes(); ++i) {
+    for (const TwinPlane& t : front_.twin_planes(f)) {
       Plane pl;
-      pl.w = Front::plane_width(f, i);  // chroma: libvmaf's floor-sized region
-      pl.h = Front::plane_height(f, i);
-      pl.view = Front::resample_view(f, i);
+      static_cast<TwinPlane&>(pl) = t;
       if (vulkan::plant("float_motion_vulkan_uv_scale1_stride")) pl.view.read = pl.view.stored;
       const std::size_t n = std::size_t(pl.w) * std::size_t(pl.h);
       largest = std::max(largest, n);
@@ -85,8 +81,6 @@ class FloatMotionVulkan final : public vulkan::StagedTwin<float> {
 
   // The CPU's resampler positions (math.hpp: bilinear_tap, double on the host), one table per plane.
   static void declare_half(Plane& pl, seam::TwinPlan<float>& plan) {
-    pl.dw = half_size(pl.w);
-    pl.dh = half_size(pl.h);
     std::vector<std::uint32_t> t(3 * std::size_t(pl.dw) + 3 * std::size_t(pl.dh));
     auto axis = [&t](std::size_t at, int src, int dst) {
       for (int x = 0; x < dst; ++x) {
@@ -170,18 +164,7 @@ class FloatMotionVulkan final : public vulkan::StagedTwin<float> {
 
   void reduce(std::span<const float> totals, unsigned index, FeatureSink& out) override {
     if (!front_.computes()) return front_.emit(index, 0.0, out);
-    double score = 0;
-    if (!totals.empty()) {
-      const bool half = front_.params().add_scale1;
-      // Planes scored in double: Y, then + U, then + V (libvmaf adds the float scores in double).
-      for (int i = 0; i < front_.planes(); ++i) {
-        const Plane& pl = planes_[std::size_t(i)];
-        const float* t = totals.data() + per_plane_ * i;
-        const float plane = plane_score(t[0], pl.w, pl.h, half, half ? t[1] : 0.0f, pl.dw, pl.dh);
-        score = i == 0 ? double(plane) : score + plane;
-      }
-    }
-    front_.emit(index, score, out);
+    front_.emit(index, front_.twin_score(planes_, totals), out);
   }
 
   Front front_;
