@@ -19,8 +19,12 @@ extern "C" {
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <libavutil/hwcontext.h>
-#include <libavutil/hwcontext_cuda.h>
 }
+// libavutil/hwcontext_cuda.h's flag (share the device's primary context), defined here: that header
+// includes the CUDA toolkit's cuda.h, which a build without CUDA does not have.
+#ifndef AV_CUDA_USE_PRIMARY_CONTEXT
+#define AV_CUDA_USE_PRIMARY_CONTEXT (1 << 0)
+#endif
 
 #include "io/av_formats.hpp"
 #include "io/convert.hpp"
