@@ -418,7 +418,13 @@ void check_file_run(RunConfig rc) {
   run(rc, cpu);
   ::setenv("VQTWIN_AUTO_FRAMES_PER_THREAD", "0", 1);  // the device even for a clip this short
   int shared = 0;
-  for (unsigned gate_after_ms : {0u, 5u, 20u}) {
+  // Whether the device gets frames before the CPU has scored them all depends on the scheduler: on a
+  // loaded machine the CPU can finish first every time. So the gate that opens at once is tried again
+  // (up to 8 runs in all) until the device has taken frames; each run must equal the CPU's anyway.
+  std::vector<unsigned> gates = {0u, 5u, 20u};
+  for (std::size_t k = 0; k < gates.size(); ++k) {
+    const unsigned gate_after_ms = gates[k];
+    if (k + 1 == gates.size() && shared == 0 && gates.size() < 8) gates.push_back(0u);
     use_fake_device();
     std::thread opener([&] {
       std::this_thread::sleep_for(std::chrono::milliseconds(gate_after_ms));
