@@ -6,12 +6,14 @@
 # every fixture pair (presets, models, the newest twins), with the receipt checked for CPU fallbacks; and
 # the presets' whole-process time, CPU against CUDA, on a generated 1080p clip.
 #   STAGE=.device-final bash tools/device/session_final.sh
-# Knobs: EXTRA_PLANTS (plants too slow for CI, default float_motion_vulkan_uv_scale1_stride), ONLY_CUDA / ONLY_VULKAN (comma lists for the harness; default every twin), HB (harness seconds, 100).
+# Knobs: EXTRA_PLANTS (plants too slow for CI, default float_motion_vulkan_uv_scale1_stride), ONLY_CUDA / ONLY_VULKAN (comma lists for the harness; default every twin), HB (harness seconds, 100), SKIP (comma list of plants,cli,presets), CLI_BACKENDS (cuda,vulkan).
 # One SUMMARY line per check, the same lines again at the end; logs in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 STAGE=$(cd "${STAGE:-.device-final}" && pwd)
-OUT=${OUT:-/tmp/session-final}; mkdir -p "$OUT"; : >"$OUT/summary.txt"
+# Work files go to WORK; only the summary and one tarball of the logs go to OUT (the device call returns a
+# limited number of files).
+RESULT=${OUT:-/tmp/session-final}; OUT=${WORK:-/tmp/session-final-work}; mkdir -p "$OUT" "$RESULT"; : >"$OUT/summary.txt"
 bin=$STAGE/bin fx=$STAGE/fixtures
 for z in "$bin"/*.gz; do [ -e "$z" ] && gunzip -f "$z"; done
 chmod +x "$bin"/* 2>/dev/null
@@ -44,7 +46,7 @@ for b in cuda vulkan; do
     $1 ~ /_(cuda|vulkan)$/ && NF >= 7 && $2 ~ /^[0-9]+$/ { c[$1]+=$2; r[$1]+=$3; u[$1]+=$4; v[$1]+=$5; i[$1]+=$6; if ($0 ~ /FAIL/) f[$1]=1 }
     END { for (t in c) printf "SUMMARY: harness %-22s cases %6d refused %5d toCPU %4d values %8d identical %8d %s\n", t, c[t], r[t], u[t], v[t], i[t], (f[t] || v[t] != i[t]) ? "FAIL" : "ok" }' \
     | sort | tee -a "$OUT/summary.txt"
-  say "harness $b: $(grep -l 'twin_harness: ' "$OUT"/h_${b}_*.log | wc -l)/8 shards finished in ${hb}s; first differences: $(grep -h 'DIFF' "$OUT"/h_${b}_*.log | head -2 | tr '\n' ' ')"
+  say "harness $b: $(grep -l 'twin_harness: \(every value\|DIFFERENCES\)' "$OUT"/h_${b}_*.log | wc -l)/8 shards finished in ${hb}s; first differences: $(grep -h 'DIFF' "$OUT"/h_${b}_*.log | head -2 | tr '\n' ' ')"
 done
 
 # 2. Planted bugs, 12 at a time: the twin is the plant's name up to its backend; the fp64-free path's plants
@@ -63,9 +65,12 @@ run_plant() {
   echo "$p rc=$rc $([ $rc = 1 ] && echo caught || echo NOT-CAUGHT)"
 }
 export -f run_plant; export bin OUT
+skip() { case ",${SKIP:-}," in *,$1,*) return 0 ;; esac; return 1; }
+if ! skip plants; then
 xargs -P 12 -I{} bash -c 'run_plant {}' <"$OUT/plants.txt" >"$OUT/plants_result.txt" 2>&1
 say "planted bugs caught: $(grep -c ' caught' "$OUT/plants_result.txt")/$(wc -l <"$OUT/plants.txt")"
 grep NOT-CAUGHT "$OUT/plants_result.txt" | sed 's/^/SUMMARY: /' | tee -a "$OUT/summary.txt"
+fi
 
 # 3. The CLI against the CPU, JSON values compared bit for bit; "fallback" counts receipts naming the CPU.
 cat >"$OUT/cmp.py" <<'PY'
@@ -75,7 +80,17 @@ rec = b.get("backends", {})
 fb = sorted(k for k, v in rec.items() if "cpu" in v or not v.endswith(("_cuda", "_vulkan")))
 key = lambda j: ([f.get("metrics") for f in j.get("frames", [])], j.get("pooled_metrics"), j.get("aggregate_metrics"))
 same = key(a) == key(b) and bool(a.get("frames"))
-print(("SAME" if same else "DIFF") + (" fallback:" + ",".join(fb[:6]) if fb else ""))
+first = ""
+if not same:
+    fa, fb2 = a.get("frames", []), b.get("frames", [])
+    for i, (x, y) in enumerate(zip(fa, fb2)):
+        d = [k for k in x.get("metrics", {}) if x["metrics"].get(k) != y.get("metrics", {}).get(k)]
+        if d:
+            first = f" first:frame{i}:{d[0]}={x['metrics'][d[0]]!r}/{y.get('metrics', {}).get(d[0])!r}({len(d)}keys)"
+            break
+    else:
+        first = f" frames:{len(fa)}/{len(fb2)}"
+print(("SAME" if same else "DIFF") + (" fallback:" + ",".join(fb[:6]) if fb else "") + first)
 PY
 cli_one() {  # backend ref dist tag args...
   local be=$1 ref=$2 dist=$3 tag=$4; shift 4
@@ -97,14 +112,16 @@ for ref in "$fx"/*_ref.y4m; do
     i=$((i + 1)); echo "vulkan $ref $dist $i $a" >>"$OUT/cli_jobs.txt"
   done
 done
+skip cli && : >"$OUT/cli_jobs.txt"
+[ -n "${CLI_BACKENDS:-}" ] && grep -E "^(${CLI_BACKENDS//,/|}) " "$OUT/cli_jobs.txt" >"$OUT/cli_jobs.sel" && mv "$OUT/cli_jobs.sel" "$OUT/cli_jobs.txt"
 timeout "${CT:-120}" xargs -P 8 -L 1 bash -c 'cli_one "$@"' _ <"$OUT/cli_jobs.txt" >"$OUT/cli_results.txt" 2>&1
 for b in cuda vulkan; do
   say "CLI cpu vs $b: $(grep -c "^SAME $b\|^SAME fallback:[^ ]* $b" "$OUT/cli_results.txt") identical ($(grep -c "^SAME fallback:[^ ]* $b" "$OUT/cli_results.txt") of them with CPU fallbacks), $(grep -c "^DIFF.* $b " "$OUT/cli_results.txt") different, of $(grep -c "^$b " "$OUT/cli_jobs.txt")"
 done
-grep "fallback\|^DIFF" "$OUT/cli_results.txt" | sort | uniq | head -8
+grep "fallback\|^DIFF" "$OUT/cli_results.txt" | sort | uniq | head -8 | sed 's/^/SUMMARY: /' | tee -a "$OUT/summary.txt"
 
 # 4. The presets' whole process, 1080p 8-bit 120 frames (generated here), --backend cuda against cpu.
-python3 - <<'PY'
+skip presets || python3 - <<'PY'
 import numpy as np
 w, h, n = 1920, 1080, 120
 rng = np.random.default_rng(5)
@@ -122,6 +139,7 @@ with open("/dev/shm/p_ref.y4m", "wb") as r, open("/dev/shm/p_dist.y4m", "wb") as
         d.write(b"FRAME\n" + yd.tobytes() + ud.tobytes() + v.tobytes())
 PY
 for a in "--aom_ctc v7.0" "--nflx_ctc v1.0"; do
+  skip presets && break
   line="$a, 1080p x120:"
   for b in cpu cuda; do
     s=$(date +%s.%N)
@@ -133,3 +151,5 @@ for a in "--aom_ctc v7.0" "--nflx_ctc v1.0"; do
 done
 say "total $((SECONDS - t0)) s"
 echo "=== summary"; cat "$OUT/summary.txt"
+cp "$OUT/summary.txt" "$RESULT/" 2>/dev/null
+tar -C "$OUT" -czf "$RESULT/logs.tar.gz" --exclude='*.json' . 2>/dev/null

@@ -24,9 +24,10 @@ int mirror_of(int c, int n) {
     const int r = c < 0 ? -c : (c >= n ? 2 * n - 2 - c : c);
     return clamp(r, 0, n - 1);
   }
+  // Only non-negative operands reach %: GLSL leaves a negative one undefined, and NVIDIA's driver gave
+  // other planes than lavapipe at every scale >= 2 (the box's left and top taps start at -s/2).
   const int period = 2 * n;
-  int r = c % period;
-  if (r < 0) r += period;
+  const int r = c >= 0 ? c % period : period - 1 - (-1 - c) % period;
   return r < n ? r : period - 1 - r;
 }
 
