@@ -87,8 +87,10 @@ VQTWIN_FAULT=call@1500 vq call_fails_mid_run 60 --backend cuda
 row call_fails_mid_run 1 ">0" "CUDA: "
 VQTWIN_FAULT=kernel@60 vq kernel_fault_frame60 60 --backend cuda
 row kernel_fault_frame60 1 ">0" "CUDA: "
-# Under auto the device takes only some frames (the CPU the rest): the fault comes at its 5th upload.
-VQTWIN_AUTO_FRAMES_PER_THREAD=0 VQTWIN_FAULT=kernel@5 vq kernel_fault_auto 5 --backend auto
+# Under auto the device takes only some frames (the CPU the rest): the fault comes at its 5th upload. Two
+# CPU threads, so that the device surely reaches its 5th frame (with 16 threads on an H100 the CPU had
+# scored all 120 frames before the device's fifth).
+VQTWIN_AUTO_FRAMES_PER_THREAD=0 VQTWIN_FAULT=kernel@5 vq kernel_fault_auto 60 --backend auto --threads 2
 row kernel_fault_auto 1 ">0" "CUDA: "
 
 # 4. --gpu naming a device that does not exist.
