@@ -20,6 +20,7 @@
 #include "backends/vulkan/staged_twin.hpp"
 #include "core/implementation.hpp"
 #include "features/float_motion/front.hpp"
+#include "features/float_motion/twin_plan.hpp"
 #include "features/float_motion/math.hpp"
 #include "features/float_motion/schema.hpp"
 #include "features/float_ssim/decimate_exact.hpp"
@@ -62,21 +63,10 @@ class FloatMotionVulkan final : public vulkan::StagedTwin<float> {
     per_plane_ = front_.results_per_plane();
     plan.results(std::size_t(per_plane_) * std::size_t(front_.planes()));
     plan.temporal();  // frame n's SAD reads frame n-1's blur; frame n overwrites frame n-2's
-    std::size_t largest = 0;
-    int tallest = 0;
-    for (const TwinPlane& t : front_.twin_planes(f)) {
-      Plane pl;
-      static_cast<TwinPlane&>(pl) = t;
-      if (vulkan::plant("float_motion_vulkan_uv_scale1_stride")) pl.view.read = pl.view.stored;
-      const std::size_t n = std::size_t(pl.w) * std::size_t(pl.h);
-      largest = std::max(largest, n);
-      tallest = std::max(tallest, pl.h);
-      for (auto& b : pl.blur) b = plan.persistent<float>(n);
-      if (p.add_scale1) declare_half(pl, plan);
-      planes_.push_back(pl);
-    }
-    tmp_ = plan.scratch<float>(largest);
-    rows_ = plan.scratch<float>(std::size_t(tallest));
+    const TwinScratch s = declare_twin_planes(front_, f, plan, vulkan::plant("float_motion_vulkan_uv_scale1_stride"),
+                                              planes_, &declare_half);
+    tmp_ = s.tmp;
+    rows_ = s.rows;
   }
 
   // The CPU's resampler positions (math.hpp: bilinear_tap, double on the host), one table per plane.
