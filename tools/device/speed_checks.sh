@@ -17,7 +17,7 @@
 # BACKENDS (device backends of 1 and 2, default cuda,vulkan); DEV (the device backend of 3 and 4, cuda);
 # THREADS (16); SKIP (comma list of twins,vmaf,presets,features); PY (a python3 with numpy); DIR (where the
 # inputs are written, default /dev/shm).
-# One SUMMARY line per figure (the device-time table in full), all again at the end; only summary.txt and
+# One SUMMARY line per figure (the device-time table in full), all again at the end; only speed_summary.txt and
 # one tarball of the logs go to $OUT (the device call returns a limited number of files).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -177,5 +177,5 @@ fi
 
 say "total $((SECONDS - t0)) s"
 echo "=== summary"; cat "$OUT/summary.txt"
-cp "$OUT/summary.txt" "$RESULT/" 2>/dev/null
+cp "$OUT/summary.txt" "$RESULT/speed_summary.txt" 2>/dev/null
 tar -C "$OUT" -czf "$RESULT/speed_logs.tar.gz" --exclude='*.json' . 2>/dev/null
