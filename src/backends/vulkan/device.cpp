@@ -59,6 +59,7 @@ DeviceFeatures describe(VkPhysicalDevice pd) {
   d.api_version = basic.apiVersion;
   d.max_storage_range = basic.limits.maxStorageBufferRange;
   d.min_storage_offset = basic.limits.minStorageBufferOffsetAlignment;
+  d.timestamp_period = basic.limits.timestampPeriod;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   const bool v12ok = VK_API_VERSION_MINOR(basic.apiVersion) >= 2 || VK_API_VERSION_MAJOR(basic.apiVersion) > 1;
@@ -163,6 +164,7 @@ Device::Device(int index) : index_(index) {
     if (!found || !(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) family_ = i;
     found = true;
   }
+  timestamp_bits_ = families[family_].timestampValidBits;
   f.vkGetPhysicalDeviceMemoryProperties(pd, &memory_);
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

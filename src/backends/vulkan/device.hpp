@@ -27,6 +27,8 @@ struct DeviceFeatures {
   bool rte64 = false, signed_zero_inf_nan64 = false;
   std::uint64_t max_storage_range = 0;
   std::uint64_t min_storage_offset = 16;
+  // Nanoseconds per timestamp tick (VkPhysicalDeviceLimits::timestampPeriod; 0: none reported).
+  float timestamp_period = 0;
   // Why vqtwin cannot use it at all (empty when it can): no compute queue, Vulkan below 1.2, no
   // timeline semaphores.
   std::string unusable;
@@ -62,6 +64,8 @@ class Device {
   VkDevice handle() const { return device_; }
   const DeviceFeatures& features() const { return features_; }
   std::uint32_t queue_family() const { return family_; }
+  // The valid bits of the queue's timestamps (0: the queue writes none; backends/vulkan/timestamps.hpp).
+  std::uint32_t timestamp_bits() const { return timestamp_bits_; }
   // Submits under the queue's lock.
   void submit(const VkSubmitInfo& info);
   // Frame submissions in dependency order: `ready()` is checked under a lock, waited for (up to
@@ -90,6 +94,7 @@ class Device {
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   std::uint32_t family_ = 0;
+  std::uint32_t timestamp_bits_ = 0;
   VkPhysicalDeviceMemoryProperties memory_{};
   std::mutex queue_mutex_, kernel_mutex_, order_mutex_;
   std::condition_variable order_cv_;

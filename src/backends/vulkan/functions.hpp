@@ -60,4 +60,9 @@
   X(vkWaitSemaphores)                \
   X(vkDeviceWaitIdle)                \
   X(vkQueueWaitIdle)                 \
-  X(vkResetDescriptorPool)
+  X(vkResetDescriptorPool)           \
+  X(vkCreateQueryPool)               \
+  X(vkDestroyQueryPool)              \
+  X(vkCmdResetQueryPool)             \
+  X(vkCmdWriteTimestamp)             \
+  X(vkGetQueryPoolResults)
