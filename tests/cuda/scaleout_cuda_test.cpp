@@ -3,6 +3,7 @@
 // gives, rendition by rendition, the numbers of separate CPU runs, bit for bit, with the twins doing
 // the device work (the receipt names them) and the rest falling back to the CPU.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -24,7 +25,7 @@ class ScaleOutCuda : public ::testing::Test {
   void SetUp() override {
     std::string why;
     if (!cuda_device_usable(0, &why)) GTEST_SKIP() << "no CUDA device (" << why << ")";
-    dir_ = std::filesystem::temp_directory_path() / "vqtwin_scaleout_cuda_test";
+    dir_ = std::filesystem::temp_directory_path() / ("vqtwin_scaleout_cuda_test_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
