@@ -1,0 +1,102 @@
+// ciede's frame loops (frame.hpp).
+#include "features/ciede/frame.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "features/ciede/front.hpp"
+#include "features/ciede/math.hpp"
+
+namespace vqtwin::ciede {
+namespace {
+
+template <class T>
+double fast_sum(const BatchKernels& kernels, LabCache& cache, const ChromaMap& map, const Picture& ref,
+                const Picture& dist, float* per_pixel) {
+  const PictureFormat& f = ref.format();
+  const unsigned bpc = unsigned(f.bitdepth);
+  // Samples of up to kBatch pixel pairs: the reference's in [0, kBatch), the distorted's after them.
+  std::uint16_t py[2 * kBatch], pu[2 * kBatch], pv[2 * kBatch];
+  std::uint32_t at[kBatch];  // raster index of each queued pixel (per_pixel only)
+  Lab lab[2 * kBatch];
+  float de[kBatch];
+  int n = 0;
+  double sum = 0.;
+  auto drain = [&] {
+    if (n == 0) return;
+    for (int k = 0; k < n; ++k) py[n + k] = py[kBatch + k], pu[n + k] = pu[kBatch + k], pv[n + k] = pv[kBatch + k];
+    cache.lookup(kernels, py, pu, pv, 2 * n, bpc, lab);
+    kernels.ciede2000(lab, lab + n, n, de);
+    for (int k = 0; k < n; ++k) sum += de[k];  // raster order
+    if (per_pixel != nullptr)
+      for (int k = 0; k < n; ++k) per_pixel[at[k]] = de[k];
+    n = 0;
+  };
+  // Queues pixel (x, y) for the batch (the samples as libvmaf pairs them).
+  auto queue = [&](int x, int y, unsigned ry, unsigned ru, unsigned rv, unsigned dy, unsigned du, unsigned dv) {
+    // Equal colours differ by exactly +0 (every CIEDE2000 term is a zero over a positive weight), and adding
+    // +0 leaves the sum as it is.
+    if (ry == dy && ru == du && rv == dv) {
+      if (per_pixel != nullptr) per_pixel[std::size_t(y) * std::size_t(f.width) + std::size_t(x)] = 0.0f;
+      return;
+    }
+    py[n] = std::uint16_t(ry), pu[n] = std::uint16_t(ru), pv[n] = std::uint16_t(rv);
+    py[kBatch + n] = std::uint16_t(dy), pu[kBatch + n] = std::uint16_t(du), pv[kBatch + n] = std::uint16_t(dv);
+    at[n] = std::uint32_t(std::size_t(y) * std::size_t(f.width) + std::size_t(x));
+    if (++n == kBatch) drain();
+  };
+  for (int y = 0; y < f.height; ++y) {
+    const ChromaRow cr = map.row(y);
+    const T* ry = ref.row<T>(0, y);
+    const T* dy = dist.row<T>(0, y);
+    if (map.plain()) {  // the common layouts: chroma straight from the plane row
+      const int s = map.plain_shift();
+      const T *ru = ref.row<T>(1, cr.row), *rv = ref.row<T>(2, cr.row);
+      const T *du = dist.row<T>(1, cr.row), *dv = dist.row<T>(2, cr.row);
+      for (int x = 0; x < f.width; ++x) queue(x, y, ry[x], ru[x >> s], rv[x >> s], dy[x], du[x >> s], dv[x >> s]);
+      continue;
+    }
+    for (int x = 0; x < f.width; ++x)
+      queue(x, y, ry[x], map.sample<T>(ref, 1, cr, x), map.sample<T>(ref, 2, cr, x), dy[x], map.sample<T>(dist, 1, cr, x),
+            map.sample<T>(dist, 2, cr, x));
+  }
+  drain();
+  return sum;
+}
+
+template <class T>
+double scalar_sum(const ChromaMap& map, const Picture& ref, const Picture& dist, float* per_pixel) {
+  const PictureFormat& f = ref.format();
+  double sum = 0.;
+  for (int y = 0; y < f.height; ++y)
+    for (int x = 0; x < f.width; ++x) {
+      const float d = pixel_difference<T>(map, ref, dist, x, y);
+      sum += d;
+      if (per_pixel != nullptr) per_pixel[std::size_t(y) * std::size_t(f.width) + std::size_t(x)] = d;
+    }
+  return sum;
+}
+
+}  // namespace
+
+double difference_sum(const BatchKernels& kernels, LabCache& cache, const ChromaMap& map, const Picture& ref,
+                      const Picture& dist, float* per_pixel) {
+  return ref.format().bitdepth == 8 ? fast_sum<std::uint8_t>(kernels, cache, map, ref, dist, per_pixel)
+                                    : fast_sum<std::uint16_t>(kernels, cache, map, ref, dist, per_pixel);
+}
+
+double reference_difference_sum(const ChromaMap& map, const Picture& ref, const Picture& dist, float* per_pixel) {
+  return ref.format().bitdepth == 8 ? scalar_sum<std::uint8_t>(map, ref, dist, per_pixel)
+                                    : scalar_sum<std::uint16_t>(map, ref, dist, per_pixel);
+}
+
+bool scalar_path_selected() {
+  static const bool scalar = [] {
+    const char* p = std::getenv("VQTWIN_CIEDE_PATH");
+    return p != nullptr && std::string_view(p) == "scalar";
+  }();
+  return scalar;
+}
+
+}  // namespace vqtwin::ciede
