@@ -11,29 +11,47 @@
 namespace vqtwin::ciede {
 namespace {
 
+// Up to kBatch queued pixel pairs: the reference's samples in [0, kBatch), the distorted's after them (moved
+// to [n, 2n) when the batch is prepared), and where the colours live in the memo.
+struct Batch {
+  std::uint16_t y[2 * kBatch], u[2 * kBatch], v[2 * kBatch];
+  std::uint32_t at[kBatch];  // raster index of each pixel (per_pixel only)
+  LabCache::Slots slots;
+  int n = 0;
+};
+
 template <class T>
 double fast_sum(const BatchKernels& kernels, LabCache& cache, const ChromaMap& map, const Picture& ref,
                 const Picture& dist, float* per_pixel) {
   const PictureFormat& f = ref.format();
   const unsigned bpc = unsigned(f.bitdepth);
-  // Samples of up to kBatch pixel pairs: the reference's in [0, kBatch), the distorted's after them.
-  std::uint16_t py[2 * kBatch], pu[2 * kBatch], pv[2 * kBatch];
-  std::uint32_t at[kBatch];  // raster index of each queued pixel (per_pixel only)
+  // Two batches: one is filled (then prepared: the memo's slots prefetched) while the other, prepared before,
+  // waits; a batch's look-ups and differences are computed once the next one is prepared, so the memory loads
+  // of one overlap the arithmetic of the other. Batches finish in order: the sum stays in raster order.
+  Batch batches[2];
+  Batch* filling = &batches[0];
+  Batch* waiting = nullptr;
   Lab lab[2 * kBatch];
   float de[kBatch];
-  int n = 0;
   double sum = 0.;
-  auto drain = [&] {
-    if (n == 0) return;
-    for (int k = 0; k < n; ++k) py[n + k] = py[kBatch + k], pu[n + k] = pu[kBatch + k], pv[n + k] = pv[kBatch + k];
-    cache.lookup(kernels, py, pu, pv, 2 * n, bpc, lab);
-    kernels.ciede2000(lab, lab + n, n, de);
-    for (int k = 0; k < n; ++k) sum += de[k];  // raster order
+  auto finish = [&](Batch& b) {
+    cache.lookup(kernels, b.y, b.u, b.v, 2 * b.n, bpc, b.slots, lab);
+    kernels.ciede2000(lab, lab + b.n, b.n, de);
+    for (int k = 0; k < b.n; ++k) sum += de[k];  // raster order
     if (per_pixel != nullptr)
-      for (int k = 0; k < n; ++k) per_pixel[at[k]] = de[k];
-    n = 0;
+      for (int k = 0; k < b.n; ++k) per_pixel[b.at[k]] = de[k];
+    b.n = 0;
   };
-  // Queues pixel (x, y) for the batch (the samples as libvmaf pairs them).
+  auto flush = [&] {  // prepares the batch being filled, finishes the waiting one
+    Batch& b = *filling;
+    if (b.n == 0) return;
+    for (int k = 0; k < b.n; ++k) b.y[b.n + k] = b.y[kBatch + k], b.u[b.n + k] = b.u[kBatch + k], b.v[b.n + k] = b.v[kBatch + k];
+    cache.prepare(b.y, b.u, b.v, 2 * b.n, bpc, b.slots);
+    if (waiting != nullptr) finish(*waiting);
+    waiting = filling;
+    filling = filling == &batches[0] ? &batches[1] : &batches[0];
+  };
+  // Queues pixel (x, y) (the samples as libvmaf pairs them).
   auto queue = [&](int x, int y, unsigned ry, unsigned ru, unsigned rv, unsigned dy, unsigned du, unsigned dv) {
     // Equal colours differ by exactly +0 (every CIEDE2000 term is a zero over a positive weight), and adding
     // +0 leaves the sum as it is.
@@ -41,10 +59,12 @@ double fast_sum(const BatchKernels& kernels, LabCache& cache, const ChromaMap& m
       if (per_pixel != nullptr) per_pixel[std::size_t(y) * std::size_t(f.width) + std::size_t(x)] = 0.0f;
       return;
     }
-    py[n] = std::uint16_t(ry), pu[n] = std::uint16_t(ru), pv[n] = std::uint16_t(rv);
-    py[kBatch + n] = std::uint16_t(dy), pu[kBatch + n] = std::uint16_t(du), pv[kBatch + n] = std::uint16_t(dv);
-    at[n] = std::uint32_t(std::size_t(y) * std::size_t(f.width) + std::size_t(x));
-    if (++n == kBatch) drain();
+    Batch& b = *filling;
+    const int n = b.n;
+    b.y[n] = std::uint16_t(ry), b.u[n] = std::uint16_t(ru), b.v[n] = std::uint16_t(rv);
+    b.y[kBatch + n] = std::uint16_t(dy), b.u[kBatch + n] = std::uint16_t(du), b.v[kBatch + n] = std::uint16_t(dv);
+    b.at[n] = std::uint32_t(std::size_t(y) * std::size_t(f.width) + std::size_t(x));
+    if (++b.n == kBatch) flush();
   };
   for (int y = 0; y < f.height; ++y) {
     const ChromaRow cr = map.row(y);
@@ -61,7 +81,8 @@ double fast_sum(const BatchKernels& kernels, LabCache& cache, const ChromaMap& m
       queue(x, y, ry[x], map.sample<T>(ref, 1, cr, x), map.sample<T>(ref, 2, cr, x), dy[x], map.sample<T>(dist, 1, cr, x),
             map.sample<T>(dist, 2, cr, x));
   }
-  drain();
+  flush();
+  if (waiting != nullptr) finish(*waiting);
   return sum;
 }
 

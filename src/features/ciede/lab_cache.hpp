@@ -13,7 +13,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
-#include <vector>
+#include <memory>
+#include <new>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "features/ciede/batch.hpp"
 
@@ -21,36 +26,42 @@ namespace vqtwin::ciede {
 
 class LabCache {
  public:
-  // out[k] = to_lab(y[k], u[k], v[k], bpc) for k < n <= 2 * kBatch, the misses computed by `kernels.to_lab`
-  // (every build gives the same values, so a value cached by one build is the others').
-  void lookup(const BatchKernels& kernels, const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n,
-              unsigned bpc, Lab* out) {
-    if (slots_.empty() || bpc != bpc_) {
-      slots_.assign(std::size_t(1) << kBits, Entry{kEmpty, 0.0f, 0.0f, 0.0f});
-      bpc_ = bpc;
-    }
-    std::uint16_t my[2 * kBatch], mu[2 * kBatch], mv[2 * kBatch];
-    int which[2 * kBatch];
-    std::uint32_t slot[2 * kBatch], tag[2 * kBatch], miss_slot[2 * kBatch], miss_tag[2 * kBatch];
-    int misses = 0;
+  // Where the colours of a batch live in the table (prepare()'s result, lookup()'s input).
+  struct Slots {
+    std::uint32_t slot[2 * kBatch], tag[2 * kBatch];
+  };
+
+  // The slots and tags of y[k], u[k], v[k] for k < n <= 2 * kBatch, and a prefetch of each slot: the table is
+  // larger than the caches near the core, and the frame loop prepares a batch while the one before it is
+  // computed, so the loads have arrived when lookup() reads them.
+  void prepare(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n, unsigned bpc, Slots& s) {
+    if (!slots_ || bpc != bpc_) clear(bpc);
     const std::uint64_t v_bits = planted_key_bug() ? ~std::uint64_t(1) : ~std::uint64_t(0);  // of v in the key
-    // Slots and tags first, with a prefetch of each slot: the table is larger than the caches near the core,
-    // and issuing all the loads before the first compare overlaps their latencies.
     for (int k = 0; k < n; ++k) {
       const std::uint64_t key = (std::uint64_t(y[k]) << (2 * bpc)) | (std::uint64_t(u[k]) << bpc) | (std::uint64_t(v[k]) & v_bits);
       const std::uint64_t mix = (key * kMix) & kMask48;
-      slot[k] = std::uint32_t(mix >> (48 - kBits));
-      tag[k] = std::uint32_t(mix) & kTagMask;
-      __builtin_prefetch(&slots_[slot[k]]);
+      s.slot[k] = std::uint32_t(mix >> (48 - kBits));
+      s.tag[k] = std::uint32_t(mix) & kTagMask;
+      __builtin_prefetch(&slots_[s.slot[k]]);
     }
+  }
+
+  // out[k] = to_lab(y[k], u[k], v[k], bpc) for k < n <= 2 * kBatch, given prepare()'s slots of the same colours
+  // (with no other depth prepared in between), the misses computed by `kernels.to_lab` (every build gives the
+  // same values, so a value cached by one build is the others').
+  void lookup(const BatchKernels& kernels, const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n,
+              unsigned bpc, const Slots& s, Lab* out) {
+    std::uint16_t my[2 * kBatch], mu[2 * kBatch], mv[2 * kBatch];
+    int which[2 * kBatch];
+    int misses = 0;
     for (int k = 0; k < n; ++k) {
-      const Entry& e = slots_[slot[k]];
-      if (e.tag == tag[k]) {
+      const Entry& e = slots_[s.slot[k]];
+      if (e.tag == s.tag[k]) {
         out[k] = {e.l, e.a, e.b};
         continue;
       }
       my[misses] = y[k], mu[misses] = u[k], mv[misses] = v[k];
-      which[misses] = k, miss_slot[misses] = slot[k], miss_tag[misses] = tag[k];
+      which[misses] = k;
       ++misses;
     }
     if (misses == 0) return;
@@ -58,9 +69,18 @@ class LabCache {
     kernels.to_lab(my, mu, mv, misses, bpc, computed);
     for (int m = 0; m < misses; ++m) {
       const Lab& c = computed[m];
-      out[which[m]] = c;
-      slots_[miss_slot[m]] = {miss_tag[m], c.l, c.a, c.b};
+      const int k = which[m];
+      out[k] = c;
+      slots_[s.slot[k]] = {s.tag[k], c.l, c.a, c.b};
     }
+  }
+
+  // Both at once.
+  void lookup(const BatchKernels& kernels, const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n,
+              unsigned bpc, Lab* out) {
+    Slots s;
+    prepare(y, u, v, n, bpc, s);
+    lookup(kernels, y, u, v, n, bpc, s, out);
   }
 
  private:
@@ -86,7 +106,26 @@ class LabCache {
     return planted;
   }
 
-  std::vector<Entry> slots_;
+  // The table in 2 MiB pages where the system gives them (transparent huge pages on request): with 4 KiB
+  // pages nearly every look-up also missed the address translation cache, and the prefetches waited on
+  // page walks.
+  void clear(unsigned bpc) {
+    constexpr std::size_t kBytes = sizeof(Entry) << kBits, kHuge = std::size_t(1) << 21;
+    if (!slots_) {
+      void* p = std::aligned_alloc(kHuge, kBytes);
+      if (p == nullptr) throw std::bad_alloc();
+#if defined(__linux__)
+      madvise(p, kBytes, MADV_HUGEPAGE);  // advice only: 4 KiB pages where refused
+#endif
+      slots_.reset(static_cast<Entry*>(p));
+    }
+    for (std::size_t i = 0; i < (std::size_t(1) << kBits); ++i) slots_[i] = Entry{kEmpty, 0.0f, 0.0f, 0.0f};
+    bpc_ = bpc;
+  }
+  struct Free {
+    void operator()(Entry* p) const { std::free(p); }
+  };
+  std::unique_ptr<Entry[], Free> slots_;
   unsigned bpc_ = 0;
 };
 
