@@ -1,6 +1,6 @@
 #pragma once
-// Close approximations of the C library's sin, cos, atan2, exp and pow(x, 7) for ciede's batch path,
-// written as straight-line double arithmetic the compiler vectorises. They are NOT used as results:
+// Close approximations of the C library's sin, cos, atan2, exp, pow(x, 7), pow(c, 1/3) and pow(x, 2.4) for
+// ciede's batch path, written as straight-line double arithmetic the compiler vectorises. They are NOT used as results:
 // batch.cpp rounds each approximate value to float only where libvmaf rounds the library's value to float,
 // and only after checking that every double within a margin of the approximation rounds to the same float
 // (`rounds_alike`). The margin (2^-36 of the expression's scale) is far larger than the distance between
@@ -20,6 +20,8 @@
 //   |w| below tan(pi/16) where the odd Taylor series to w^19 is accurate below 2^-51; then the octant's pi/2 - a,
 //   pi - a, sign. Relative error a few 2^-53 (every offset added leaves a result of at least pi/8).
 // - pow(x, 7): x^2, x^4, x^6, x^7 by products, relative error below 4 2^-53.
+// - cbrt (for pow(c, 1/3)) and pow_2_4 (for pow(x, 2.4)): Newton's iterations for c^(-1/3) and (x^3)^(-1/5)
+//   without division; a few 2^-53 (see each).
 //
 // Shared with the CUDA twin (cuda.cu, through cells.hpp): every function is __host__ __device__ (VQTWIN_HD), the
 // device build never contracts a*b+c (-fmad=false, as -ffp-contract=off here), and the bit casts and square root
@@ -161,30 +163,6 @@ VQTWIN_CIEDE_INLINE double exp(double x) {
   return p * from_bits(scale_bits);
 }
 
-// log(x) for normal x > 0: x = 2^e m with m in [sqrt(1/2), sqrt(2)], log m = 2 atanh(s), s = (m - 1) / (m + 1),
-// |s| < 0.172, the odd series to s^23 (truncation below 2^-60); e ln 2 with ln 2 in two parts. Absolute error
-// a few 2^-53 of max(1, |log x|).
-VQTWIN_CIEDE_INLINE double log(double x) {
-  const std::uint64_t xb = bits(x);
-  double m = from_bits((xb & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
-  // The biased exponent as a double, through the 2^52 shifter (no integer conversion instruction needed).
-  double e = from_bits(0x4330000000000000ull | (xb >> 52)) - (0x1p52 + 1023.0);
-  const bool high = m > 1.4142135623730951;
-  m = high ? m * 0.5 : m;
-  e = high ? e + 1.0 : e;
-  const double s = (m - 1.0) / (m + 1.0), z = s * s;
-  const double z2 = z * z, z4 = z2 * z2, z8 = z4 * z4;
-  const double p = ((pair(1.0 / 3.0, 1.0 / 5.0, z) + pair(1.0 / 7.0, 1.0 / 9.0, z) * z2) +
-                    (pair(1.0 / 11.0, 1.0 / 13.0, z) + pair(1.0 / 15.0, 1.0 / 17.0, z) * z2) * z4) +
-                   (pair(1.0 / 19.0, 1.0 / 21.0, z) + (1.0 / 23.0) * z2) * z8;
-  const double log_m = 2.0 * s + 2.0 * s * (z * p);
-  return e * 0x1.62e42fee00000p-1 + (e * 0x1.a39ef35793c76p-33 + log_m);
-}
-
-// pow(x, y) for normal x > 0 and |y log x| < 700: exp(y log x), relative error a few 2^-53 times
-// max(1, |y log x|).
-VQTWIN_CIEDE_INLINE double pow(double x, double y) { return exp(y * log(x)); }
-
 // atan(w) for |w| <= tan(pi/8) + a little: one argument halving (atan(w) = 2 atan(w / (1 + sqrt(1 + w^2))))
 // brings |w| below tan(pi/16) < 0.19893, where the odd series to w^19 leaves a remainder below
 // |w|^21 / 21 < 2^-51 |w|.
@@ -212,6 +190,37 @@ VQTWIN_CIEDE_INLINE double atan2(double y, double x) {
   a = swap ? 0x1.921fb54442d18p+0 - a : a;  // pi/2 - a
   a = x < 0 ? 0x1.921fb54442d18p+1 - a : a;  // pi - a
   return y < 0 ? -a : a;
+}
+
+// c^(1/3) for c in [2^-8, 16] (lab_f's arguments, which lie in (216/24389, 7): the linear values reach 6.9 at
+// the extreme samples), for lab_f's pow(c, 1.0 / 3.0): Newton's iteration for c^(-1/3), r <- r (4 - c r^3) / 3
+// (no division), from a first guess of relative error below 2^-4.8 (the float bit pattern
+// 0x54a21d2a - bits(c) / 3; its largest error over the floats of [2^-8, 16], found by trying them all, is
+// 0.0346); the error e becomes about -2 e^2 a step, so four steps
+// leave 2^-62 and the roundings a few 2^-53, and c r^2 adds two more. The library's pow(c, 1.0 / 3.0) uses
+// the double nearest 1/3, which moves its value by at most |ln c| 2^-55.6 < 2^-53 relative: the difference
+// from this cube root stays a few 2^-53, as approx::pow's was.
+VQTWIN_CIEDE_INLINE double cbrt(double c) {
+  double r = double(float_from_bits(0x54a21d2au - bits(float(c)) / 3u));
+  for (int k = 0; k < 4; ++k) r = (r * (4.0 - c * ((r * r) * r))) * (1.0 / 3.0);
+  return c * (r * r);
+}
+
+// x^2.4 for x in [0.089, 2.3] (linearize()'s pow((c + 0.055) / 1.055, 2.4) above its branch point; 2.24 at
+// the extreme samples): b^(4/5) = b r with b = x^3 in [2^-11, 16] and r = b^(-1/5) by Newton's iteration
+// r <- r (6 - b r^5) / 5 (no division), from the guess 0x4c2ffc00 - bits(b) / 5 (largest relative error over
+// the floats of [2^-11, 16], found by trying them all: 0.0553); the error e becomes about -3 e^2 a step, so
+// five steps leave 2^-83 and the roundings (b's two, the last step's, the product's) a few 2^-53. The
+// library's pow(x, 2.4) uses the double nearest 2.4, which moves its value by at most |ln x| 2^-53.3 < 2^-52
+// relative: the difference stays a few 2^-53, as approx::pow's was.
+VQTWIN_CIEDE_INLINE double pow_2_4(double x) {
+  const double b = (x * x) * x;
+  double r = double(float_from_bits(0x4c2ffc00u - bits(float(b)) / 5u));
+  for (int k = 0; k < 5; ++k) {
+    const double r2 = r * r;
+    r = (r * (6.0 - b * ((r2 * r2) * r))) * 0.2;
+  }
+  return b * r;
 }
 
 // pow(x, 7) for finite x.

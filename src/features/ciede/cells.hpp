@@ -64,23 +64,23 @@ VQTWIN_CIEDE_INLINE void ycc_to_rgb(double y, double u, double v, double scale, 
   b = ys + 2.12798 * us;
 }
 
-// linearize() with its pow approximated (the value is checked later, through lab_f's margin).
+// linearize() with its pow approximated by approx::pow_2_4 (the value is checked later, through lab_f's margin).
 VQTWIN_CIEDE_INLINE double linear(double c) {
   const double A = 0.055, D = 1.0 / 1.055, Dl = 1.0 / 12.92;
   const bool curve = c > 10. / 255.;
-  const double p = approx::pow(curve ? (c + A) * D : 1.0, 2.4);
+  const double p = approx::pow_2_4(curve ? (c + A) * D : 1.0);
   return curve ? p : c * Dl;
 }
 
 // lab_f(c) from an approximate c, |c - exact c| <= 2^-40 scale: the approximate value and its margin, and
-// good = 0 where c is too near the branch point to know the branch. Its pow(c, 1/3) is approx::pow (relative
+// good = 0 where c is too near the branch point to know the branch. Its pow(c, 1/3) is approx::cbrt (relative
 // error a few 2^-53 against the library's one).
 VQTWIN_CIEDE_INLINE Approx lab_f_value(double c, double scale, int& good) {
   const double kappa = 24389.0 / 27.0;
   const double epsilon = 216.0 / 24389.0;
   const double dc = scale * 0x1p-40;
   const bool cube = c > epsilon;
-  const double root = approx::pow(cube ? c : 1.0, 1.0 / 3.0);
+  const double root = approx::cbrt(cube ? c : 1.0);
   const double line = (kappa * c + 16.0) * (1.0 / 116.0);
   const double v = cube ? root : line;
   const double m = cube ? approx::margin(v * (1.0 + scale / c)) : approx::margin(8.0 * scale + fabs(v));
