@@ -5,9 +5,9 @@
 // the conversion's speed. A cached value is the value to_lab() returns for that key, so results do not
 // depend on what is cached.
 //
-// The table is direct-mapped, 2^20 entries of 16 bytes (16 MiB a thread): an entry holds the L*a*b* floats
-// and a 28-bit tag. The key (the three samples, at most 48 bits) is mixed by a multiplication by an odd
-// constant modulo 2^48, a bijection; the slot is the mix's top 20 bits and the tag its low 28 bits, so slot
+// The table is direct-mapped, 2^18 entries of 16 bytes (4 MiB a thread; see table_bits()): an entry holds the
+// L*a*b* floats and a 30-bit tag. The key (the three samples, at most 48 bits) is mixed by a multiplication by
+// an odd constant modulo 2^48, a bijection; the slot is the mix's top 18 bits and the tag its low 30 bits, so slot
 // and tag together name exactly one key (no two colours can share an entry's identity). The depth is not in
 // the key: the table is cleared when the depth changes (one thread may serve several depths).
 #include <cstdint>
@@ -84,18 +84,19 @@ class LabCache {
   }
 
  private:
-  // 2^20 entries by default (a 1080p grain pair: 2^16 entries convert 27 % of the look-ups again, 2^20 9 %,
-  // and ran 1.2x faster on one core); $VQTWIN_CIEDE_MEMO_BITS (17 to 24) sets it, to measure many cores
-  // sharing the memory (every worker thread has its own table).
+  // 2^18 entries (4 MiB) by default: on a 1080p grain pair (one core) 2^16 entries convert 27 % of the
+  // look-ups again, 2^18 15 %, 2^20 9 %; with the conversion as cheap as it now is, 2^20 ran 4 % faster than
+  // 2^18 on one core, and 2^18 keeps 16 workers' tables at 64 MiB. $VQTWIN_CIEDE_MEMO_BITS (17 to 24) sets
+  // it, to measure many cores sharing the memory (every worker thread has its own table).
   static int table_bits() {
     static const int bits = [] {
       const char* e = std::getenv("VQTWIN_CIEDE_MEMO_BITS");
-      const int b = e != nullptr ? std::atoi(e) : 20;
-      return b >= 17 && b <= 24 ? b : 20;
+      const int b = e != nullptr ? std::atoi(e) : 18;
+      return b >= 17 && b <= 24 ? b : 18;
     }();
     return bits;
   }
-  static constexpr std::uint32_t kEmpty = ~0u;  // no tag (tags have 28 bits)
+  static constexpr std::uint32_t kEmpty = ~0u;  // no tag (tags have at most 31 bits)
   static constexpr std::uint64_t kMask48 = (std::uint64_t(1) << 48) - 1u;
   static constexpr std::uint64_t kMix = 0x9E3779B97F4Bull;  // odd: multiplying by it modulo 2^48 is a bijection
   struct Entry {
