@@ -115,9 +115,9 @@ class LabCache {
     return planted;
   }
 
-  // The table in 2 MiB pages where the system gives them (transparent huge pages on request): with 4 KiB
-  // pages nearly every look-up also missed the address translation cache, and the prefetches waited on
-  // page walks.
+  // The table in 2 MiB pages where the system gives them (transparent huge pages on request), so that its
+  // look-ups stay within the reach of the address translation caches (4 KiB pages: 1024 of them for 4 MiB).
+  // On the 2-core VM where it was measured this changed nothing measurable; it costs nothing either.
   void clear(unsigned bpc) {
     constexpr std::size_t kHuge = std::size_t(1) << 21;
     const std::size_t bytes = sizeof(Entry) << bits_;
