@@ -18,7 +18,6 @@
 #include <cstdint>
 
 #include "backends/vulkan/staged_twin.hpp"
-#include "core/format_checks.hpp"
 #include "core/implementation.hpp"
 #include "features/float_ms_ssim/front.hpp"
 #include "features/float_ms_ssim/math.hpp"
