@@ -172,11 +172,12 @@ class FloatMsSsimVulkan final : public vulkan::StagedTwin<float> {
   seam::Buffer<std::uint32_t> ref_, dist_, h_;  // both pyramids (float bits); the horizontal pass
 };
 
-// What the CPU refuses (bit depth, under 176 pixels), 64-bit integers (both paths), and every buffer within
-// one binding's range: the stored luma, the pyramids, the horizontal pass and the moments.
+// 64-bit integers (both paths), and every buffer within one binding's range: the stored luma, the pyramids,
+// the horizontal pass and the moments. What the CPU refuses (bit depth, under 176 pixels) passes here: the
+// twin's init throws the CPU's own error (front.hpp), as the CUDA twin does, with no fallback line before it.
 int check(const OptionValues&, const PictureFormat& f) {
-  if (f.bitdepth != 8 && f.bitdepth != 10 && f.bitdepth != 12 && f.bitdepth != 16) return -ENOTSUP;
-  if (!size_supported(f.width, f.height)) return -ENOTSUP;
+  if (f.bitdepth != 8 && f.bitdepth != 10 && f.bitdepth != 12 && f.bitdepth != 16) return 0;
+  if (!size_supported(f.width, f.height)) return 0;
   try {
     const vulkan::DeviceFeatures& d = vulkan::device(vulkan::current_device()).features();
     if (!d.int64) return -ENOTSUP;
