@@ -19,6 +19,7 @@
 
 #include "backends/vulkan/staged_twin.hpp"
 #include "core/implementation.hpp"
+#include "features/float_ms_ssim/device_hooks.hpp"
 #include "features/float_ms_ssim/front.hpp"
 #include "features/float_ms_ssim/math.hpp"
 #include "features/float_ms_ssim/schema.hpp"
@@ -172,6 +173,27 @@ class FloatMsSsimVulkan final : public vulkan::StagedTwin<float> {
   seam::Buffer<std::uint32_t> ref_, dist_, h_;  // both pyramids (float bits); the horizontal pass
 };
 
+// The soft-float functions alone on given operands (device_hooks.hpp), the result words as the results.
+class SoftCheckVulkan final : public vulkan::StagedTwin<std::uint32_t> {
+ public:
+  SoftCheckVulkan(unsigned cases, unsigned per_row, std::vector<std::uint32_t>& out)
+      : cases_(cases), per_row_(per_row), out_(out) {}
+  unsigned planes_read() const override { return 1u; }
+
+ private:
+  void declare(const PictureFormat&, seam::TwinPlan<std::uint32_t>& plan) override { plan.results(4 * std::size_t(cases_)); }
+  void record(const vulkan::Frame<std::uint32_t>& frame) override {
+    struct {
+      std::uint32_t cases, per_row, stride_words, base_words;
+    } p{cases_, per_row_, std::uint32_t(frame.slot().ref().stride_bytes(0) / 4), frame.ref_plane(0).base / 4};
+    frame.dispatch("float_ms_ssim_soft_check", {frame.ref_plane(0), frame.results()}, p, groups_for(4 * std::size_t(cases_)));
+  }
+  void reduce(std::span<const std::uint32_t> r, unsigned, FeatureSink&) override { out_.assign(r.begin(), r.end()); }
+
+  unsigned cases_, per_row_;
+  std::vector<std::uint32_t>& out_;
+};
+
 // 64-bit integers (both paths), and every buffer within one binding's range: the stored luma, the pyramids,
 // the horizontal pass and the moments. What the CPU refuses (bit depth, under 176 pixels) passes here: the
 // twin's init throws the CPU's own error (front.hpp), as the CUDA twin does, with no fallback line before it.
@@ -195,6 +217,19 @@ int check(const OptionValues&, const PictureFormat& f) {
 }
 
 }  // namespace
+
+std::vector<std::uint32_t> vulkan_soft_check(const Picture& pic, unsigned cases, unsigned per_row) {
+  std::vector<std::uint32_t> out;
+  SoftCheckVulkan twin(cases, per_row, out);
+  twin.init(pic.format());
+  struct Discard final : FeatureSink {
+    void put(std::string_view, unsigned, double) override {}
+    void aggregate(std::string_view, double) override {}
+  } sink;
+  twin.extract(pic, pic, 0, sink);
+  return out;
+}
+
 }  // namespace float_ms_ssim
 
 extern const ExtractorInfo kFloatMsSsimVulkanInfo;
