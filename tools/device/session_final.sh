@@ -51,6 +51,7 @@ for b in cuda vulkan; do
     | sort | tee -a "$OUT/summary.txt"
   say "harness $b: $(grep -l 'twin_harness: \(every value\|DIFFERENCES\)' "$OUT"/h_${b}_*.log | wc -l)/8 shards finished in ${hb}s; first differences: $(grep -h 'DIFF' "$OUT"/h_${b}_*.log | head -2 | tr '\n' ' ')"
 done
+[ -x "$bin/float_ms_ssim_soft_check" ] && say "float_ms_ssim_vulkan soft-float on NVIDIA: $(timeout 60 "$bin/float_ms_ssim_soft_check" 2>&1 | tail -1)"
 say "harness vulkan fp64-free path: $(grep -E '_vulkan +[0-9]' "$OUT/h_nofp64_vulkan.log" | awk '{printf "%s cases %s values %s identical %s; ", $1, $2, $5, $6}')$(tail -1 "$OUT/h_nofp64_vulkan.log")"
 
 # 2. Planted bugs, 12 at a time: the twin is the plant's name up to its backend; the fp64-free path's plants
