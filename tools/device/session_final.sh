@@ -40,6 +40,9 @@ for k in $(seq 0 7); do
   timeout "$hb" "$bin/twin_harness" --backend vulkan --quick ${ONLY_VULKAN:+--only $ONLY_VULKAN} --fixtures "$fx" \
     --frames 2 --shard "$k/8" >"$OUT/h_vulkan_$k.log" 2>&1 &
 done
+# The float twins' fp64-free path on NVIDIA's driver too (NOFP64_TWINS: a comma list), beside the shards.
+VQTWIN_VULKAN_NO_FP64=1 timeout "$hb" "$bin/twin_harness" --backend vulkan --quick --only "${NOFP64_TWINS:-float_ms_ssim_vulkan}" \
+  --fixtures "$fx" --frames 2 >"$OUT/h_nofp64_vulkan.log" 2>&1 &
 wait
 for b in cuda vulkan; do
   cat "$OUT"/h_${b}_*.log | awk -v b=$b '
@@ -48,6 +51,8 @@ for b in cuda vulkan; do
     | sort | tee -a "$OUT/summary.txt"
   say "harness $b: $(grep -l 'twin_harness: \(every value\|DIFFERENCES\)' "$OUT"/h_${b}_*.log | wc -l)/8 shards finished in ${hb}s; first differences: $(grep -h 'DIFF' "$OUT"/h_${b}_*.log | head -2 | tr '\n' ' ')"
 done
+[ -x "$bin/float_ms_ssim_soft_check" ] && say "float_ms_ssim_vulkan soft-float on NVIDIA: $(timeout 60 "$bin/float_ms_ssim_soft_check" 2>&1 | tail -1)"
+say "harness vulkan fp64-free path: $(grep -E '_vulkan +[0-9]' "$OUT/h_nofp64_vulkan.log" | awk '{printf "%s cases %s values %s identical %s; ", $1, $2, $5, $6}')$(tail -1 "$OUT/h_nofp64_vulkan.log")"
 
 # 2. Planted bugs, 12 at a time: the twin is the plant's name up to its backend; the fp64-free path's plants
 # run with that path forced; a plant that only a pair of options or the deep phase reveals runs that phase.
@@ -108,7 +113,7 @@ for ref in "$fx"/*_ref.y4m; do
   done
   for a in "--model version=vmaf_v0.6.1" "--model version=vmaf_v0.6.1neg" "--model version=vmaf_4k_v0.6.1" \
            "--model version=vmaf_v0.6.1 --threads 8" "-n --feature psnr --feature float_ssim --feature ssim" \
-           "-n --feature float_motion --feature float_psnr"; do
+           "-n --feature float_motion --feature float_psnr" "-n --feature float_ms_ssim=enable_lcs=true"; do
     i=$((i + 1)); echo "vulkan $ref $dist $i $a" >>"$OUT/cli_jobs.txt"
   done
 done

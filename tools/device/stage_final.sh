@@ -9,8 +9,8 @@ set -euo pipefail
 build=${1:?BUILD_DIR}; fixtures=${2:?FIXTURES_DIR}; stage=${3:-.device}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/fixtures"
-for b in tools/vqtwin/vqtwin tests/twin_harness tests/cuda_tests tests/float_ssim_decimation_check_vulkan bench/cli_throughput bench/cuda_seeds_bench bench/cuda_bench \
-         bench/twin_device_time tests/cuda_hog; do
+for b in tools/vqtwin/vqtwin tests/twin_harness tests/cuda_tests tests/float_ssim_decimation_check_vulkan tests/float_ms_ssim_soft_check \
+         bench/cli_throughput bench/cuda_seeds_bench bench/cuda_bench bench/twin_device_time tests/cuda_hog; do
   [ -x "$build/$b" ] && gzip -c "$build/$b" >"$stage/bin/$(basename "$b").gz"
 done
 for y in "$fixtures"/*.y4m; do
