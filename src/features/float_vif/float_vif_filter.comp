@@ -1,90 +1,33 @@
 #version 450
-// float_vif's filters (cells.hpp: vertical_moments_at, horizontal_at, vertical_plain_at; scale.cpp's
-// order), one invocation per output, on both float paths (no double on the device). Every product and
-// sum is one fp32 operation in the CPU's order (accumulators from 0, taps ascending, products rounded
-// before the add, reflect-101 edges applied once), under RoundingModeRTE, `precise`, through
-// float_vif_fp32.glsl (denormal operands and results redone in integers). `mode`:
-//   0 vertical moments: planes a (ref), b (dis), w x h -> five planes x, y, x*x, y*y, x*y (stride out_plane);
-//   1 horizontal moments: five planes of a (stride in_plane) -> five planes at out_at (stride out_plane);
-//   2 the decimation's vertical pass at the even rows: a (w x h) -> w x h/2;
-//   3 the decimation's horizontal pass at the even columns: a (w x h/2) -> w/2 x h/2.
-#extension GL_EXT_spirv_intrinsics : require
+// float_vif's filter passes with the device's own fp32 operations (float_vif_filter.glsl), one invocation
+// per output. An output whose inputs are not all 0 or at least 2^-44 (mode 0) or 2^-90 (modes 1-3) in
+// magnitude could meet the denormal range, which the device may flush: it is appended to the list and
+// computed by float_vif_filter_guarded.comp instead (a separate pipeline: lavapipe runs both sides of a
+// branch, so the integer fallback stays out of this shader). docs/exactness.md (float_vif) has the bound.
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#include "float_vif_fp32.glsl"
+#include "float_vif_filter.glsl"
 
-// SPV_KHR_float_controls: RoundingModeRTE (capability 4467, execution mode 4462) for 32-bit floats.
-spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4467], 4462, 32);
-
-layout(local_size_x = 256) in;
-layout(std430, set = 0, binding = 0) readonly buffer A { float a[]; };
-layout(std430, set = 0, binding = 1) readonly buffer B { float b[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Taps { float taps[]; };
-layout(std430, set = 0, binding = 3) writeonly buffer Out { float outv[]; };
-layout(push_constant) uniform Push {
-  uint mode, width, height;  // the input plane's size
-  uint taps_at, ntaps;       // the kernel: taps[taps_at .. taps_at + ntaps)
-  uint in_plane, out_at, out_plane;
-  uint planted;  // 1: float_vif_vulkan_fp64_tap_order (mode 1: taps descending);
-                 // 2: float_vif_vulkan_nofp64_product_order (mode 0: x*y weighted as (k*x)*y)
-  uint all_soft;
-} pc;
-
-int reflect101(int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q); }
-
-void vertical_moments(uint i, uint j) {
-  const int w = int(pc.width), h = int(pc.height), r = int(pc.ntaps / 2u);
-  float s1 = 0.0, s2 = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0;
-  for (int t = 0; t < int(pc.ntaps); ++t) {
-    const uint q = uint(reflect101(int(i) - r + t, h)) * uint(w) + j;
-    const float kt = taps[pc.taps_at + uint(t)];
-    const float x = a[q], y = b[q];
-    s1 = fadd_e(s1, fmul_e(kt, x));
-    s2 = fadd_e(s2, fmul_e(kt, y));
-    sxx = fadd_e(sxx, fmul_e(kt, fmul_e(x, x)));
-    syy = fadd_e(syy, fmul_e(kt, fmul_e(y, y)));
-    sxy = fadd_e(sxy, pc.planted == 2u ? fmul_e(fmul_e(kt, x), y) : fmul_e(kt, fmul_e(x, y)));
-  }
-  const uint o = pc.out_at + i * uint(w) + j;
-  outv[o] = s1;
-  outv[o + pc.out_plane] = s2;
-  outv[o + 2u * pc.out_plane] = sxx;
-  outv[o + 3u * pc.out_plane] = syy;
-  outv[o + 4u * pc.out_plane] = sxy;
+// Mode 0 squares its inputs (x*x >= 2^-88, weighted >= 2^-98); modes 1-3 only weight them (>= 2^-100
+// with taps >= 2^-10). Every product is then 0 or at least 2^-100, so every sum is a multiple of 2^-123.
+bool plain_input(float x) {
+  const uint b = floatBitsToUint(x) & 0x7FFFFFFFu;
+  return b == 0u || b >= (pc.mode == 0u ? (127u - 44u) << 23 : (127u - 90u) << 23);
 }
 
-// acc = 0, acc += k[t] * row[reflect(step * j - r + t)], t ascending (descending when planted).
-float horizontal(uint row_at, uint j, uint step, bool backwards) {
-  const int w = int(pc.width), r = int(pc.ntaps / 2u), n = int(pc.ntaps);
-  float acc = 0.0;
-  for (int u = 0; u < n; ++u) {
-    const int t = backwards ? n - 1 - u : u;
-    acc = fadd_e(acc, fmul_e(taps[pc.taps_at + uint(t)], a[row_at + uint(reflect101(int(step * j) - r + t, w))]));
-  }
-  return acc;
-}
+#define MUL fmul_n
+#define ADD fadd_n
+#define FN(name) name##_plain
+#define CHECK(x) ok = ok && plain_input(x)
+#include "float_vif_passes.glsl"
 
 void main() {
-  g_all_soft = pc.all_soft != 0u;
-  const uint w = pc.width, h = pc.height;
-  const uint ow = pc.mode == 3u ? w / 2u : w;
-  const uint oh = pc.mode == 2u ? h / 2u : h;
-  const uint n = ow * oh;
+  const uint ow = out_width(), n = ow * out_height();
   for (uint idx = gl_GlobalInvocationID.x; idx < n; idx += gl_NumWorkGroups.x * 256u) {
     const uint i = idx / ow, j = idx - i * ow;
-    if (pc.mode == 0u) {
-      vertical_moments(i, j);
-    } else if (pc.mode == 1u) {
-      for (uint m = 0u; m < 5u; ++m)
-        outv[pc.out_at + m * pc.out_plane + idx] = horizontal(m * pc.in_plane + i * w, j, 1u, pc.planted == 1u);
-    } else if (pc.mode == 2u) {
-      const int r = int(pc.ntaps / 2u);
-      float acc = 0.0;
-      for (int t = 0; t < int(pc.ntaps); ++t)
-        acc = fadd_e(acc, fmul_e(taps[pc.taps_at + uint(t)], a[uint(reflect101(int(2u * i) - r + t, int(h))) * w + j]));
-      outv[idx] = acc;
-    } else {
-      outv[idx] = horizontal(i * w, j, 2u, false);
-    }
+    bool ok = pc.all_soft == 0u;
+    float v[5];
+    output_plain(i, j, ok, v);
+    if (ok) store(idx, i, j, v);
+    else list[32u + atomicAdd(list[pc.counter], 1u)] = idx;
   }
 }

@@ -117,6 +117,17 @@ bool denormal_bits(uint b) { return (b & 0x7F800000u) == 0u && (b & 0x7FFFFFu) !
 // True for a result the device may have flushed or rounded against the denormal range: |r| <= 2^-126.
 bool tiny_bits(uint r) { return (r & 0x7FFFFFFFu) <= 0x800000u; }
 
+// Plain device operations (`precise`, RTE): used where the caller has shown that no operand or result
+// can be in the denormal range (float_vif_filter.comp, float_vif_prescale.comp).
+float fmul_n(float a, float b) {
+  precise float r = a * b;
+  return r;
+}
+float fadd_n(float a, float b) {
+  precise float r = a + b;
+  return r;
+}
+
 float fmul_e(float a, float b) {
   precise float r = a * b;
   const uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r);

@@ -40,6 +40,8 @@ namespace {
 
 constexpr unsigned kMaxGroups = 4096;  // workgroups of 256, a grid-stride loop beyond
 constexpr int kMoments = 5;            // mu1, mu2, ref², dis², ref·dis (filtered)
+constexpr unsigned kCounters = 32;     // float_vif_filter.comp's list counters (at most 20 passes a frame)
+constexpr unsigned kGuardedGroups = 4; // float_vif_filter_guarded.comp: workgroups striding over the list
 
 unsigned groups_for(std::size_t n) { return unsigned(std::clamp<std::size_t>((n + 255) / 256, 1, kMaxGroups)); }
 
@@ -55,10 +57,12 @@ struct PrescaleTable {
   int taps = 1;
   std::vector<std::uint32_t> words;
   std::size_t y_at = 0;
+  bool plain = true;  // every weight 0 or at least 2^-25 in magnitude (float_vif_prescale.glsl)
 };
 
 void add_axis(PrescaleTable& t, PrescaleMethod method, int src, int dst, float ratio) {
   auto put = [&t](int index, float weight) {
+    if (weight != 0.0f && std::fabs(weight) < 0x1p-25f) t.plain = false;
     t.words.push_back(std::uint32_t(index));
     t.words.push_back(std::bit_cast<std::uint32_t>(weight));
   };
@@ -136,6 +140,7 @@ class FloatVifVulkan final : public vulkan::StagedTwin<float> {
     if (front_.resizes()) {
       const PrescaleTable t = prescale_table(front_.method(), f.width, f.height, w_[0], h_[0]);
       prescale_taps_ = unsigned(t.taps);
+      prescale_plain_ = t.plain && !soft_;
       prescale_y_at_ = unsigned(t.y_at);
       prescale_ = plan.table(std::span<const std::uint32_t>(t.words));
       for (auto& p : in_) p = plan.scratch<float>(std::size_t(f.width) * std::size_t(f.height));
@@ -145,11 +150,24 @@ class FloatVifVulkan final : public vulkan::StagedTwin<float> {
       dis_[s] = plan.scratch<float>(std::size_t(w_[s]) * std::size_t(h_[s]));
     }
     vert_ = plan.scratch<float>(kMoments * n0);  // the vertical moments; the decimation's vertical pass
+    list_ = plan.scratch<std::uint32_t>(kCounters + n0);
   }
 
   struct FilterPush {
-    std::uint32_t mode, width, height, taps_at, ntaps, in_plane, out_at, out_plane, planted, all_soft;
+    std::uint32_t mode, width, height, taps_at, ntaps, in_plane, out_at, out_plane, planted, all_soft, counter;
   };
+
+  // One filter pass: the plain shader over every output (listing those whose inputs could meet the
+  // denormal range), then the guarded one over the list. `p.counter` is set here (one per pass a frame).
+  void filter(const vulkan::Frame<float>& frame, FilterPush p, vulkan::Range a, vulkan::Range b, vulkan::Range out,
+              std::size_t outputs, std::uint32_t& counter) const {
+    p.counter = counter++;
+    const vulkan::Range taps = frame[taps_], list = frame[list_];
+    frame.dispatch("float_vif_filter", {a, b, taps, out, list}, p, groups_for(outputs));
+    frame.compute_barrier();
+    frame.dispatch("float_vif_filter_guarded", {a, b, taps, out, list}, p, kGuardedGroups);
+    frame.compute_barrier();
+  }
 
   void record(const vulkan::Frame<float>& frame) override {
     const bool resize = front_.resizes();
@@ -167,6 +185,7 @@ class FloatVifVulkan final : public vulkan::StagedTwin<float> {
                            std::uint32_t(format_.bytes_per_sample()), float_ssim::sample_scale(format_.bitdepth)};
       frame.dispatch("float_vif_convert", {src, img ? in_dis : in_ref}, cp, groups_for(n_in));
     }
+    frame.dispatch("float_vif_clear", {frame[list_]}, std::uint32_t(0), 1);
     frame.compute_barrier();
     const std::uint32_t soft = soft_ ? 1u : 0u;
     if (resize) {
@@ -176,14 +195,16 @@ class FloatVifVulkan final : public vulkan::StagedTwin<float> {
       const PrescalePush pp{std::uint32_t(format_.width), std::uint32_t(w_[0]), std::uint32_t(h_[0]), prescale_taps_,
                             prescale_y_at_, front_.method() == PrescaleMethod::kLanczos4 ? 1u : 0u, soft};
       const std::size_t n = std::size_t(w_[0]) * std::size_t(h_[0]);
-      frame.dispatch("float_vif_prescale", {in_ref, frame[prescale_], frame[ref_[0]]}, pp, groups_for(n));
-      frame.dispatch("float_vif_prescale", {in_dis, frame[prescale_], frame[dis_[0]]}, pp, groups_for(n));
+      const char* shader = prescale_plain_ ? "float_vif_prescale" : "float_vif_prescale_guarded";
+      frame.dispatch(shader, {in_ref, frame[prescale_], frame[ref_[0]]}, pp, groups_for(n));
+      frame.dispatch(shader, {in_dis, frame[prescale_], frame[dis_[0]]}, pp, groups_for(n));
       frame.compute_barrier();
     }
     const std::uint32_t planted = fp64_ && vulkan::plant("float_vif_vulkan_fp64_tap_order")        ? 1u
                                   : !fp64_ && vulkan::plant("float_vif_vulkan_nofp64_product_order") ? 2u
                                                                                                       : 0u;
-    const vulkan::Range taps = frame[taps_], vert = frame[vert_];
+    const vulkan::Range vert = frame[vert_];
+    std::uint32_t counter = 0;
     for (int s = front_.skip_scale0() ? 1 : 0; s < kScales; ++s) {
       const std::uint32_t w = std::uint32_t(w_[s]), h = std::uint32_t(h_[s]);
       const std::size_t n = std::size_t(w) * h;
@@ -192,21 +213,16 @@ class FloatVifVulkan final : public vulkan::StagedTwin<float> {
         for (int img = 0; img < 2; ++img) {
           const vulkan::Range prev = frame[img ? dis_[s - 1] : ref_[s - 1]];
           const vulkan::Range next = frame[img ? dis_[s] : ref_[s]];
-          const FilterPush v{2, pw, ph, taps_at_[s], ntaps_[s], 0, 0, 0, 0, soft};
-          frame.dispatch("float_vif_filter", {prev, prev, taps, vert}, v, groups_for(std::size_t(pw) * (ph / 2)));
-          frame.compute_barrier();
-          const FilterPush hz{3, pw, ph / 2, taps_at_[s], ntaps_[s], 0, 0, 0, 0, soft};
-          frame.dispatch("float_vif_filter", {vert, vert, taps, next}, hz, groups_for(n));
-          frame.compute_barrier();
+          filter(frame, {2, pw, ph, taps_at_[s], ntaps_[s], 0, 0, 0, 0, soft, 0}, prev, prev, vert,
+                 std::size_t(pw) * (ph / 2), counter);
+          filter(frame, {3, pw, ph / 2, taps_at_[s], ntaps_[s], 0, 0, 0, 0, soft, 0}, vert, vert, next, n, counter);
         }
       }
-      const FilterPush v{0, w, h, taps_at_[s], ntaps_[s], 0, 0, std::uint32_t(n), planted, soft};
-      frame.dispatch("float_vif_filter", {frame[ref_[s]], frame[dis_[s]], taps, vert}, v, groups_for(n));
-      frame.compute_barrier();
-      const FilterPush hz{1, w, h, taps_at_[s], ntaps_[s], std::uint32_t(n), std::uint32_t(at_[s]), std::uint32_t(n),
-                          planted, soft};
-      frame.dispatch("float_vif_filter", {vert, vert, taps, frame.results()}, hz, groups_for(n));
-      frame.compute_barrier();  // the next scale rewrites the vertical moments
+      filter(frame, {0, w, h, taps_at_[s], ntaps_[s], 0, 0, std::uint32_t(n), planted, soft, 0}, frame[ref_[s]],
+             frame[dis_[s]], vert, n, counter);
+      filter(frame,
+             {1, w, h, taps_at_[s], ntaps_[s], std::uint32_t(n), std::uint32_t(at_[s]), std::uint32_t(n), planted, soft, 0},
+             vert, vert, frame.results(), n, counter);
     }
   }
 
@@ -248,11 +264,13 @@ class FloatVifVulkan final : public vulkan::StagedTwin<float> {
   std::size_t at_[kScales] = {};
   unsigned taps_at_[kScales] = {}, ntaps_[kScales] = {};
   unsigned prescale_taps_ = 1, prescale_y_at_ = 0;
+  bool prescale_plain_ = true;
   seam::Buffer<float> taps_;
   seam::Buffer<std::uint32_t> prescale_;
   seam::Buffer<float> in_[2];                        // the luma as floats when vif_prescale resizes it
   seam::Buffer<float> ref_[kScales], dis_[kScales];  // each scale's planes
   seam::Buffer<float> vert_;
+  seam::Buffer<std::uint32_t> list_;  // the filter passes' counters and their list of guarded outputs
 };
 
 // fp32 round-to-nearest-even (the shaders' RoundingModeRTE), 64-bit integers (the integer fallback), and
