@@ -281,11 +281,17 @@ int check(const OptionValues& o, const PictureFormat& f) {
     const vulkan::DeviceFeatures& d = vulkan::device(vulkan::current_device()).features();
     if (!d.float_controls || !d.rte32 || !d.int64) return -ENOTSUP;
     const double ps = o.get_double("vif_prescale");
-    const std::uint64_t w = std::uint64_t(prescaled_size(f.width, ps)), h = std::uint64_t(prescaled_size(f.height, ps));
-    const std::uint64_t moments = kMoments * 4 * w * h;
-    const std::uint64_t all = moments + moments / 2;  // scales 1..3 add at most a third
+    std::uint64_t w = std::uint64_t(prescaled_size(f.width, ps)), h = std::uint64_t(prescaled_size(f.height, ps));
+    const std::uint64_t vert = kMoments * 4 * w * h;  // also the largest list (4 bytes an output)
+    std::uint64_t all = o.get_bool("vif_skip_scale0") ? 0 : vert;
+    for (int s = 1; s < kScales; ++s) {
+      w /= 2;
+      h /= 2;
+      all += kMoments * 4 * w * h;
+    }
+    if (all > d.max_storage_range || vert > d.max_storage_range) return -ENOTSUP;
     const std::uint64_t plane = vulkan::stored_plane_bytes(f, 0);
-    if (all > d.max_storage_range || plane + d.min_storage_offset > d.max_storage_range) return -ENOTSUP;
+    if (plane + d.min_storage_offset > d.max_storage_range) return -ENOTSUP;
     if (std::uint64_t(f.width) * std::uint64_t(f.height) * 4 > d.max_storage_range) return -ENOTSUP;
     return 0;
   } catch (const Error&) {
