@@ -10,7 +10,7 @@
 // Pass = every value bit-identical, the same names, the same refusals. Cases the twin's capability
 // check leaves to the CPU (-ENOTSUP: a model falls back there) are counted ("to CPU"), not compared.
 //
-//   twin_harness [--backend cuda|vulkan] [--quick] [--only NAME[,NAME...]] [--fixtures DIR] [--frames N] [--shard K/N]
+//   twin_harness [--backend cuda|vulkan] [--quick] [--only NAME[,NAME...]] [--skip NAME[,NAME...]] [--fixtures DIR] [--frames N] [--shard K/N]
 //                [--first-difference] [--fixtures-only] [--phases small,options,pairs,large,deep] [--sanitizer]
 //                (--sanitizer: --quick --phases sanitizer-sizes,sanitizer-sets)
 //                [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]   (one case, every value printed)
@@ -295,6 +295,7 @@ struct Geometry {
 struct Args {
   bool quick = false;
   std::string only;
+  std::string skip;  // --skip: twins left out (CI runs them in their own reduced test)
   std::string fixtures;
   unsigned fixture_frames = 4;
   bool stop_at_first = false;      // --first-difference: stop at the first differing case (plants)
@@ -525,6 +526,7 @@ int harness(int argc, char** argv) {
     if (s == "--quick") a.quick = true;
     else if (s == "--sanitizer") a.quick = true, a.phases = "sanitizer-sizes,sanitizer-sets";
     else if (s == "--only" && i + 1 < argc) a.only = argv[++i];
+    else if (s == "--skip" && i + 1 < argc) a.skip = argv[++i];
     else if (s == "--fixtures" && i + 1 < argc) a.fixtures = argv[++i];
     else if (s == "--first-difference") a.stop_at_first = true;
     else if (s == "--frames" && i + 1 < argc) a.fixture_frames = unsigned(std::stoul(argv[++i]));
@@ -538,7 +540,7 @@ int harness(int argc, char** argv) {
     else if (s == "--backend" && i + 1 < argc && (std::string(argv[i + 1]) == "cuda" || std::string(argv[i + 1]) == "vulkan"))
       a.backend = std::string(argv[++i]) == "vulkan" ? Backend::kVulkan : Backend::kCuda;
     else {
-      std::fprintf(stderr, "usage: twin_harness [--backend cuda|vulkan] [--quick] [--only NAME[,NAME...]] [--fixtures DIR] [--frames N] [--shard K/N]\n"
+      std::fprintf(stderr, "usage: twin_harness [--backend cuda|vulkan] [--quick] [--only NAME[,NAME...]] [--skip NAME[,NAME...]] [--fixtures DIR] [--frames N] [--shard K/N]\n"
                            "                    [--first-difference] [--fixtures-only] [--phases small,options,pairs,large,deep]\n"
                            "                    [--sanitizer]   (the reduced matrix for compute-sanitizer)\n"
                            "                    [--case WxH:BPC:CHROMA:CONTENT[:k=v,...] [--repeat N]]\n");
@@ -569,6 +571,7 @@ int harness(int argc, char** argv) {
               "max |delta|");
   for (const ExtractorInfo* twin : twins) {
     if (!a.only.empty() && ("," + a.only + ",").find("," + std::string(twin->name) + ",") == std::string::npos) continue;
+    if (!a.skip.empty() && ("," + a.skip + ",").find("," + std::string(twin->name) + ",") != std::string::npos) continue;
     const ExtractorInfo* cpu = find_implementation(*twin->spec, Backend::kCpu);
     if (!cpu) {
       std::printf("%s: no CPU reference for its spec\n", std::string(twin->name).c_str());
