@@ -113,7 +113,8 @@ for ref in "$fx"/*_ref.y4m; do
   done
   for a in "--model version=vmaf_v0.6.1" "--model version=vmaf_v0.6.1neg" "--model version=vmaf_4k_v0.6.1" \
            "--model version=vmaf_v0.6.1 --threads 8" "-n --feature psnr --feature float_ssim --feature ssim" \
-           "-n --feature float_motion --feature float_psnr" "-n --feature float_ms_ssim=enable_lcs=true"; do
+           "-n --feature float_motion --feature float_psnr" "-n --feature float_ms_ssim=enable_lcs=true" \
+           "--model version=vmaf_float_v0.6.1"; do
     i=$((i + 1)); echo "vulkan $ref $dist $i $a" >>"$OUT/cli_jobs.txt"
   done
 done

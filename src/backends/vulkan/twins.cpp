@@ -12,6 +12,7 @@ extern const ExtractorInfo kIntegerVifVulkanInfo;
 extern const ExtractorInfo kFloatMotionVulkanInfo;
 extern const ExtractorInfo kFloatSsimVulkanInfo;
 extern const ExtractorInfo kFloatMsSsimVulkanInfo;
+extern const ExtractorInfo kFloatVifVulkanInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -24,6 +25,7 @@ const ExtractorInfo* const kTwins[] = {
     &kFloatMotionVulkanInfo,
     &kFloatSsimVulkanInfo,
     &kFloatMsSsimVulkanInfo,
+    &kFloatVifVulkanInfo,
 };
 }  // namespace
 
