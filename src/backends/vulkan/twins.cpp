@@ -11,6 +11,7 @@ extern const ExtractorInfo kIntegerSsimVulkanInfo;
 extern const ExtractorInfo kIntegerVifVulkanInfo;
 extern const ExtractorInfo kFloatMotionVulkanInfo;
 extern const ExtractorInfo kFloatSsimVulkanInfo;
+extern const ExtractorInfo kFloatAdmVulkanInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -22,6 +23,7 @@ const ExtractorInfo* const kTwins[] = {
     &kIntegerVifVulkanInfo,
     &kFloatMotionVulkanInfo,
     &kFloatSsimVulkanInfo,
+    &kFloatAdmVulkanInfo,
 };
 }  // namespace
 
