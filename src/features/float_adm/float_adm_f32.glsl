@@ -1,5 +1,6 @@
 // float_adm's fp32 steps on the device, on both float paths: each operation `precise` (no contraction)
-// under RoundingModeRTE, so an IEEE binary32 result whenever no operand or result is subnormal. Vulkan
+// under RoundingModeRTE (fp64 path: see ADM_FP64 below), so an IEEE binary32 result whenever no operand
+// or result is subnormal. Vulkan
 // does not promise subnormal fp32 results (NVIDIA and lavapipe may flush them), so each operation also
 // notes a result that would be subnormal (an exactly non-zero result below 2^-126): `adm_tiny`. A shader
 // stores the note in the frame's flag word, and the host then computes that frame with the CPU's code
@@ -9,18 +10,6 @@
 
 bool adm_tiny = false;
 const float kAdmMinNormal = 1.17549435082228751e-38;  // 2^-126
-
-float f_mul(float a, float b) {
-  precise float r = a * b;
-  if (abs(r) < kAdmMinNormal && a != 0.0 && b != 0.0) adm_tiny = true;
-  return r;
-}
-float f_add(float a, float b) {
-  precise float r = a + b;
-  if (abs(r) < kAdmMinNormal && a != -b) adm_tiny = true;
-  return r;
-}
-float f_sub(float a, float b) { return f_add(a, -b); }
 
 int adm_msb64(uint64_t v) {
   const uint hi = uint(v >> 32);
@@ -50,6 +39,42 @@ float adm_f32_of(uint sign, uint64_t m, int e) {
   const uint mant = uint(top <= 23 ? (m << (23 - top)) : (m >> (top - 23))) & 0x7FFFFFu;
   return uintBitsToFloat(sign | (uint(field) << 23) | mant);
 }
+
+#ifdef ADM_FP64
+// The fp64 path's shaders declare RoundingModeRTE for 64-bit floats, and glslang keeps one such mode per
+// entry point: their fp32 operations are therefore formed without the fp32 unit, as the double operation
+// (`precise`, RoundingModeRTE 64) rounded to float in integers (adm_f32_of). The double product of two
+// floats is exact (48 bits), and a double sum rounded again to float is the float sum: 53 >= 2 * 24 + 2
+// makes the double rounding innocuous for + (Figueroa). No double here is subnormal.
+float adm_f32_of_double(double x) {
+  const uvec2 b = unpackDouble2x32(x);
+  const uint sign = b.y & 0x80000000u;
+  const int field = int((b.y >> 20) & 0x7FFu);
+  if (field == 0) return uintBitsToFloat(sign);
+  const uint64_t m = (uint64_t((b.y & 0xFFFFFu) | 0x100000u) << 32) | uint64_t(b.x);
+  return adm_f32_of(sign, m, field - 1075);
+}
+float f_mul(float a, float b) {
+  precise double r = double(a) * double(b);
+  return adm_f32_of_double(r);
+}
+float f_add(float a, float b) {
+  precise double r = double(a) + double(b);
+  return adm_f32_of_double(r);
+}
+#else
+float f_mul(float a, float b) {
+  precise float r = a * b;
+  if (abs(r) < kAdmMinNormal && a != 0.0 && b != 0.0) adm_tiny = true;
+  return r;
+}
+float f_add(float a, float b) {
+  precise float r = a + b;
+  if (abs(r) < kAdmMinNormal && a != -b) adm_tiny = true;
+  return r;
+}
+#endif
+float f_sub(float a, float b) { return f_add(a, -b); }
 
 // A normal or zero float's significand (24 bits with the hidden one) and exponent: |x| = m * 2^e.
 uint adm_mant(float x) {

@@ -9,7 +9,9 @@
 #extension GL_GOOGLE_include_directive : require
 #include "float_adm_f32.glsl"
 
+#ifndef ADM_FP64
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4467], 4462, 32);
+#endif
 
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) readonly buffer Ref { float ref_b[]; };        // a, h, v, d planes
