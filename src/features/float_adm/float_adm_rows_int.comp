@@ -6,7 +6,7 @@
 #include "float_adm_rows.glsl"
 #include "float_adm_soft.glsl"
 
-// float_adm_vulkan_nofp64_mask_truncate (planted bug): the mask's double product rounded toward zero.
+// float_adm_vulkan_nofp64_mask_low_word (planted bug): the mask's product without its low partial product.
 float mask_of(float v) {
   const uint64_t k30 = (uint64_t(pc.k30_hi) << 32) | uint64_t(pc.k30_lo);
   const AdmD x = adm_mul(adm_mant(v), adm_exp(v), k30, pc.k30_e, pc.planted != 0u);

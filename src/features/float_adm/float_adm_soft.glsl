@@ -11,18 +11,18 @@ struct AdmD {
 
 // RN64(a * K) for a float a = m * 2^e (m < 2^24) and a double K = M * 2^E (2^52 <= M < 2^53). The exact
 // product P = M * m < 2^77 is held as hi * 2^32 + lo (hi = (M >> 32) * m < 2^45, lo = (M mod 2^32) * m
-// < 2^56); its top 53 bits are kept and rounded on the bits below. `truncate`: a planted bug (the
-// product rounded toward zero).
-AdmD adm_mul(uint m, int e, uint64_t big_m, int big_e, bool truncate) {
+// < 2^56); its top 53 bits are kept and rounded on the bits below. `low_left_out`: a planted bug (the
+// low partial product left out of the sum).
+AdmD adm_mul(uint m, int e, uint64_t big_m, int big_e, bool low_left_out) {
   if (m == 0u) return AdmD(0ul, 0);
-  const uint64_t hi = (big_m >> 32) * uint64_t(m), lo = (big_m & 0xFFFFFFFFul) * uint64_t(m);
+  const uint64_t hi = (big_m >> 32) * uint64_t(m), lo = low_left_out ? 0ul : (big_m & 0xFFFFFFFFul) * uint64_t(m);
   // floor(P / 2^24) < 2^53 + 2^32: its top bit is P's top bit minus 24.
   const uint64_t upper = (hi << 8) + (lo >> 24);
   const int top = adm_msb64(upper) + 24;
   const int drop = top + 1 - 53;  // 23 or 24 (P >= 2^75): hi * 2^32 >> drop = hi << (32 - drop)
   uint64_t kept = (hi << (32 - drop)) + (lo >> drop);
   const uint64_t rest = lo & ((uint64_t(1) << drop) - 1ul), tie = uint64_t(1) << (drop - 1);
-  if (!truncate && (rest > tie || (rest == tie && (kept & 1ul) != 0ul))) kept += 1ul;
+  if (rest > tie || (rest == tie && (kept & 1ul) != 0ul)) kept += 1ul;
   int at = e + big_e + drop;
   if (kept == (uint64_t(1) << 53)) {
     kept >>= 1;

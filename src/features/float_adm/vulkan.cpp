@@ -118,7 +118,7 @@ class FloatAdmVulkan final : public vulkan::StagedTwin<float> {
     const ScaleSettings& set = front_.settings();
     const DoubleWords egl = words_of(set.gain_limit), k30 = words_of(kOneBy30), k15 = words_of(kOneBy15);
     const bool planted = vulkan::plant(fp64_ ? "float_adm_vulkan_fp64_centre_float"
-                                             : "float_adm_vulkan_nofp64_mask_truncate");
+                                             : "float_adm_vulkan_nofp64_mask_low_word");
     vulkan::Range src[2] = {frame[in_[0]], frame[in_[1]]};
     for (int sc = 0; sc < kScales; ++sc) {
       const bool skipped = sc == 0 && front_.skip_scale0();
