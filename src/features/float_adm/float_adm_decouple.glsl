@@ -18,17 +18,24 @@ layout(std430, set = 0, binding = 2) writeonly buffer Restored { float r_out[]; 
 layout(std430, set = 0, binding = 3) writeonly buffer Additive { float a_out[]; };
 layout(std430, set = 0, binding = 4) readonly buffer Table { uint table[]; };  // the run's rcpss table
 layout(std430, set = 0, binding = 5) buffer Results { uint results[]; };
+layout(std430, set = 0, binding = 6) writeonly buffer MaskR { float mask_r[]; };  // mask planes of r, a (h, v, d)
+layout(std430, set = 0, binding = 7) writeonly buffer MaskA { float mask_a[]; };
 layout(push_constant) uniform Push {
   uint bw, m, left, top, right, bottom, flag_at;
   uint cos_sq;          // math.hpp's kCosOneDegreeSq, float bits
   uint egl_lo, egl_hi;  // the gain limit: fp64 path its double's words; fp64-free path M's (2^52 <= M < 2^53)
   int egl_e;            // fp64-free path: the gain limit is M * 2^egl_e
+  uint rf_hv, rf_d;     // the scale's CSF factors, float bits
+  uint k30_lo, k30_hi;  // math.hpp's kOneBy30: fp64 path the double's words, fp64-free path M's
+  int k30_e;            // fp64-free path: M * 2^k30_e
 } pc;
 
 // The gain limit of a restored value (same angle): float(min(double(rst) * egl, double(t))) for
 // rst > 0, float(max(...)) for rst < 0, exactly as the CPU rounds them.
 float limit_up(float rst, float t);
 float limit_down(float rst, float t);
+// f32(1/30 * |v|) in double (scale.cpp: csf_planes' mask plane; cells.hpp: mask_at).
+float mask_of(float v);
 
 // libvmaf's n / d in the decouple: n * (y + y * (1 - d * y)), y = rcpss(d) (math.hpp).
 float refined_reciprocal(float d) {
@@ -60,8 +67,12 @@ void main() {
         if (s > 0.0) s = limit_up(s, t[k]);
         if (s < 0.0) s = limit_down(s, t[k]);
       }
+      const float a = f_sub(t[k], s), f = uintBitsToFloat(k == 2u ? pc.rf_d : pc.rf_hv);
       r_out[k * pc.m + c] = s;
-      a_out[k * pc.m + c] = f_sub(t[k], s);
+      a_out[k * pc.m + c] = a;
+      // The masking planes of the work rect, as the CPU's csf_planes stores them (threshold_at reads them).
+      mask_r[k * pc.m + c] = mask_of(f_mul(f, s));
+      mask_a[k * pc.m + c] = mask_of(f_mul(f, a));
     }
   }
   if (adm_tiny) results[pc.flag_at] = 1u;

@@ -18,3 +18,8 @@ float limit_down(float rst, float t) {
   precise double boosted = double(rst) * packDouble2x32(uvec2(pc.egl_lo, pc.egl_hi));
   return boosted > double(t) ? adm_f32_of_double(boosted) : t;
 }
+
+float mask_of(float v) {
+  precise double x = packDouble2x32(uvec2(pc.k30_lo, pc.k30_hi)) * double(abs(v));
+  return adm_f32_of_double(x);
+}

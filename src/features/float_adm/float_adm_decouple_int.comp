@@ -22,3 +22,9 @@ float limit_down(float rst, float t) {
   const AdmD b = boosted_of(rst);
   return t < 0.0 && adm_less(b, -t) ? adm_f32_of(0x80000000u, b.m, b.e) : t;
 }
+
+float mask_of(float v) {
+  const uint64_t k30 = (uint64_t(pc.k30_hi) << 32) | uint64_t(pc.k30_lo);
+  const AdmD x = adm_mul(adm_mant(v), adm_exp(v), k30, pc.k30_e, false);
+  return adm_f32_of(0u, x.m, x.e);
+}

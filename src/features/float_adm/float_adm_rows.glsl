@@ -1,9 +1,9 @@
 // float_adm's per-row totals (scale.cpp: denominator, masked_sum; cells.hpp), one workgroup per pool row:
 // for each pool column the denominator term and the DLM and AIM contrast-masked terms of each
 // orientation (the thresholds from the 3x3 masks of the additive and the restored planes, cells.hpp's
-// threshold_at), 256 columns at a time into shared memory, each of the nine totals added in column order
-// from 0 by one invocation (the CPU's float order). The mask value and the threshold's centre are double
-// steps that each path supplies (mask_of, centre_of: float_adm_rows_fp64.comp, float_adm_rows_int.comp).
+// threshold_at: the mask planes the decouple wrote, the centre from the plane), 256 columns at a time into shared memory, each of the nine totals added in column order
+// from 0 by one invocation (the CPU's float order). The threshold's centre is a double step that each
+// path supplies (centre_of: float_adm_rows_fp64.comp, float_adm_rows_int.comp).
 // fp32 steps as in float_adm_f32.glsl. Output: per row 3 den, then (3 * rows later) 3 num, 3 aim.
 #extension GL_EXT_spirv_intrinsics : require
 #extension GL_GOOGLE_include_directive : require
@@ -18,20 +18,22 @@ layout(std430, set = 0, binding = 0) readonly buffer Ref { float ref_b[]; };    
 layout(std430, set = 0, binding = 1) readonly buffer Restored { float r_b[]; };     // h, v, d
 layout(std430, set = 0, binding = 2) readonly buffer Additive { float a_b[]; };     // h, v, d
 layout(std430, set = 0, binding = 3) buffer Results { uint results[]; };
+layout(std430, set = 0, binding = 4) readonly buffer MaskR { float mask_r[]; };  // the decouple's mask planes
+layout(std430, set = 0, binding = 5) readonly buffer MaskA { float mask_a[]; };
 layout(push_constant) uniform Push {
   uint bw, bh, m, left, top, right, bottom, row_offset, bypass_cm, flag_at, planted;
   uint rf_hv, rf_d;                // the scale's CSF factors, float bits
-  uint k30_lo, k30_hi, k15_lo, k15_hi;  // math.hpp's kOneBy30, kOneBy15: fp64 path the doubles' words,
-  int k30_e, k15_e;                     // fp64-free path M's words (2^52 <= M < 2^53) and M * 2^e
+  uint k15_lo, k15_hi;  // math.hpp's kOneBy15: fp64 path the double's words, fp64-free path M's words
+  int k15_e;            // (2^52 <= M < 2^53) and M * 2^e
 } pc;
 
-// f32(1/30 * |v|) in double (cells.hpp: mask_at), and f32(double(sum) + 1/15 * |c|) (the centre).
-float mask_of(float v);
+// f32(double(sum) + 1/15 * |c|) (cells.hpp: threshold_at's centre).
 float centre_of(float sum, float c);
 
 shared uint terms[9 * 256];  // float bits
 
 float plane_at(bool restored, uint k, uint idx) { return restored ? r_b[k * pc.m + idx] : a_b[k * pc.m + idx]; }
+float mask_at(bool restored, uint k, uint idx) { return restored ? mask_r[k * pc.m + idx] : mask_a[k * pc.m + idx]; }
 
 // cells.hpp's threshold_at, the masker being the restored (true) or the additive planes.
 float threshold_at(bool restored, const float rf[3], uint j, uint i) {
@@ -42,15 +44,15 @@ float threshold_at(bool restored, const float rf[3], uint j, uint i) {
   for (uint k = 0u; k < 3u; ++k) {
     const float f = rf[k];
     float sum = 0.0;
-    sum = f_add(sum, mask_of(f_mul(f, plane_at(restored, k, up + jl))));
-    sum = f_add(sum, mask_of(f_mul(f, plane_at(restored, k, up + j))));
-    sum = f_add(sum, mask_of(f_mul(f, plane_at(restored, k, up + jr))));
-    sum = f_add(sum, mask_of(f_mul(f, plane_at(restored, k, mid + jl))));
+    sum = f_add(sum, mask_at(restored, k, up + jl));
+    sum = f_add(sum, mask_at(restored, k, up + j));
+    sum = f_add(sum, mask_at(restored, k, up + jr));
+    sum = f_add(sum, mask_at(restored, k, mid + jl));
     sum = centre_of(sum, f_mul(f, plane_at(restored, k, mid + j)));
-    sum = f_add(sum, mask_of(f_mul(f, plane_at(restored, k, mid + jr))));
-    sum = f_add(sum, mask_of(f_mul(f, plane_at(restored, k, down + jl))));
-    sum = f_add(sum, mask_of(f_mul(f, plane_at(restored, k, down + j))));
-    sum = f_add(sum, mask_of(f_mul(f, plane_at(restored, k, down + jr))));
+    sum = f_add(sum, mask_at(restored, k, mid + jr));
+    sum = f_add(sum, mask_at(restored, k, down + jl));
+    sum = f_add(sum, mask_at(restored, k, down + j));
+    sum = f_add(sum, mask_at(restored, k, down + jr));
     thr = f_add(thr, sum);
   }
   return thr;

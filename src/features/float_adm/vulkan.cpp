@@ -3,7 +3,8 @@
 // (the CUDA twin's passes, as shaders):
 //   float_adm_convert.comp          the luma of both pictures to float (-128), exactly;
 //   float_adm_dwt.comp              each scale's DWT cells, one picture per dispatch;
-//   float_adm_decouple_{fp64,int}   the decouple of the work rect (the run's rcpss table, copied once);
+//   float_adm_decouple_{fp64,int}   the decouple of the work rect (the run's rcpss table, copied once)
+//                                   and the mask planes of its restored and additive planes;
 //   float_adm_rows_{fp64,int}       per pool row the nine totals (den, DLM and AIM per orientation).
 // The host adds the rows in order and pools them with libvmaf's powf (Front::values_from_rows). The
 // double steps (mask, threshold centre, gain limit) run on the fp64 unit (fp64 path) or in 64-bit
@@ -86,6 +87,8 @@ class FloatAdmVulkan final : public vulkan::StagedTwin<float> {
     const std::size_t m0 = std::size_t(bw_[0]) * std::size_t(bh_[0]);
     restored_ = plan.scratch<float>(3 * m0);
     additive_ = plan.scratch<float>(3 * m0);
+    mask_r_ = plan.scratch<float>(3 * m0);
+    mask_a_ = plan.scratch<float>(3 * m0);
   }
 
   void record(const vulkan::Frame<float>& frame) override {
@@ -118,7 +121,7 @@ class FloatAdmVulkan final : public vulkan::StagedTwin<float> {
     const ScaleSettings& set = front_.settings();
     const DoubleWords egl = words_of(set.gain_limit), k30 = words_of(kOneBy30), k15 = words_of(kOneBy15);
     const bool planted = vulkan::plant(fp64_ ? "float_adm_vulkan_fp64_centre_float"
-                                             : "float_adm_vulkan_nofp64_mask_low_word");
+                                             : "float_adm_vulkan_nofp64_centre_low_word");
     vulkan::Range src[2] = {frame[in_[0]], frame[in_[1]]};
     for (int sc = 0; sc < kScales; ++sc) {
       const bool skipped = sc == 0 && front_.skip_scale0();
@@ -139,34 +142,39 @@ class FloatAdmVulkan final : public vulkan::StagedTwin<float> {
       struct DecouplePush {
         std::uint32_t bw, m, left, top, right, bottom, flag_at, cos_sq, egl_lo, egl_hi;
         std::int32_t egl_e;
+        std::uint32_t rf_hv, rf_d, k30_lo, k30_hi;
+        std::int32_t k30_e;
       };
+      const CsfFactors cf = front_.factors(sc);
       const Rect work = work_rect(bw_[sc], bh_[sc]);
       const DecouplePush cpush{std::uint32_t(bw_[sc]), std::uint32_t(m), std::uint32_t(work.left),
                                std::uint32_t(work.top), std::uint32_t(work.right), std::uint32_t(work.bottom),
                                std::uint32_t(flag_at_), std::bit_cast<std::uint32_t>(kCosOneDegreeSq),
-                               fp64_ ? egl.lo : egl.m_lo, fp64_ ? egl.hi : egl.m_hi, egl.e};
+                               fp64_ ? egl.lo : egl.m_lo, fp64_ ? egl.hi : egl.m_hi, egl.e,
+                               std::bit_cast<std::uint32_t>(cf.hv), std::bit_cast<std::uint32_t>(cf.d),
+                               fp64_ ? k30.lo : k30.m_lo, fp64_ ? k30.hi : k30.m_hi, k30.e};
       frame.dispatch(fp64_ ? "float_adm_decouple_fp64" : "float_adm_decouple_int",
                      {frame[bands_[sc][0]], frame[bands_[sc][1]], frame[restored_], frame[additive_], frame[table_],
-                      frame.results()},
+                      frame.results(), frame[mask_r_], frame[mask_a_]},
                      cpush, groups_for(std::size_t(work.right - work.left) * std::size_t(work.bottom - work.top)));
       frame.compute_barrier();
 
       struct RowsPush {
         std::uint32_t bw, bh, m, left, top, right, bottom, row_offset, bypass_cm, flag_at, planted, rf_hv, rf_d;
-        std::uint32_t k30_lo, k30_hi, k15_lo, k15_hi;
-        std::int32_t k30_e, k15_e;
+        std::uint32_t k15_lo, k15_hi;
+        std::int32_t k15_e;
       };
       const Rect& pool = pool_[sc];
-      const CsfFactors cf = front_.factors(sc);
       const RowsPush rp{std::uint32_t(bw_[sc]), std::uint32_t(bh_[sc]), std::uint32_t(m), std::uint32_t(pool.left),
                         std::uint32_t(pool.top), std::uint32_t(pool.right), std::uint32_t(pool.bottom),
                         std::uint32_t(row_offset_[sc]), set.bypass_cm ? 1u : 0u, std::uint32_t(flag_at_),
                         planted ? 1u : 0u, std::bit_cast<std::uint32_t>(cf.hv), std::bit_cast<std::uint32_t>(cf.d),
-                        fp64_ ? k30.lo : k30.m_lo, fp64_ ? k30.hi : k30.m_hi, fp64_ ? k15.lo : k15.m_lo,
-                        fp64_ ? k15.hi : k15.m_hi, k30.e, k15.e};
+                        fp64_ ? k15.lo : k15.m_lo, fp64_ ? k15.hi : k15.m_hi, k15.e};
       const unsigned row_groups = unsigned(std::clamp(pool.bottom - pool.top, 1, int(kMaxRowGroups)));
       frame.dispatch(fp64_ ? "float_adm_rows_fp64" : "float_adm_rows_int",
-                     {frame[bands_[sc][0]], frame[restored_], frame[additive_], frame.results()}, rp, row_groups);
+                     {frame[bands_[sc][0]], frame[restored_], frame[additive_], frame.results(), frame[mask_r_],
+                      frame[mask_a_]},
+                     rp, row_groups);
       frame.compute_barrier();  // the next scale's decouple rewrites the planes this pass reads
     }
   }
@@ -213,6 +221,7 @@ class FloatAdmVulkan final : public vulkan::StagedTwin<float> {
   seam::Buffer<float> in_[2];          // the luma of ref and dis as floats
   seam::Buffer<float> bands_[kScales][2];  // per scale and picture: the a, h, v, d planes
   seam::Buffer<float> restored_, additive_;  // h, v, d each (scale-0 size, reused by every scale)
+  seam::Buffer<float> mask_r_, mask_a_;      // their mask planes (csf_planes), the same way
   WorkspacePool<CpuWorkspace> host_;  // flagged frames, computed on the host
 };
 
