@@ -6,7 +6,7 @@
 # every fixture pair (presets, models, the newest twins), with the receipt checked for CPU fallbacks; and
 # the presets' whole-process time, CPU against CUDA, on a generated 1080p clip.
 #   STAGE=.device-final bash tools/device/session_final.sh
-# Knobs: EXTRA_PLANTS (plants too slow for CI, default float_motion_vulkan_uv_scale1_stride), ONLY_CUDA / ONLY_VULKAN (comma lists for the harness; default every twin), HB (harness seconds, 100), SKIP (comma list of plants,cli,presets), CLI_BACKENDS (cuda,vulkan).
+# Knobs: NOFP64_TWINS (the float twins run again on the fp64-free path, in 4 shards), EXTRA_PLANTS (plants too slow for CI, default float_motion_vulkan_uv_scale1_stride), ONLY_CUDA / ONLY_VULKAN (comma lists for the harness; default every twin), HB (harness seconds, 100), SKIP (comma list of plants,cli,presets), CLI_BACKENDS (cuda,vulkan).
 # One SUMMARY line per check, the same lines again at the end; logs in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -41,18 +41,19 @@ for k in $(seq 0 7); do
     --frames 2 --shard "$k/8" >"$OUT/h_vulkan_$k.log" 2>&1 &
 done
 # The float twins' fp64-free path on NVIDIA's driver too (NOFP64_TWINS: a comma list), beside the shards.
-VQTWIN_VULKAN_NO_FP64=1 timeout "$hb" "$bin/twin_harness" --backend vulkan --quick --only "${NOFP64_TWINS:-float_ms_ssim_vulkan}" \
-  --fixtures "$fx" --frames 2 >"$OUT/h_nofp64_vulkan.log" 2>&1 &
+for k in 0 1 2 3; do
+  VQTWIN_VULKAN_NO_FP64=1 timeout "$hb" "$bin/twin_harness" --backend vulkan --quick --only "${NOFP64_TWINS:-float_ms_ssim_vulkan}" \
+    --fixtures "$fx" --frames 2 --shard "$k/4" >"$OUT/h_nofp64_$k.log" 2>&1 &
+done
 wait
-for b in cuda vulkan; do
+for b in cuda vulkan nofp64; do
   cat "$OUT"/h_${b}_*.log | awk -v b=$b '
     $1 ~ /_(cuda|vulkan)$/ && NF >= 7 && $2 ~ /^[0-9]+$/ { c[$1]+=$2; r[$1]+=$3; u[$1]+=$4; v[$1]+=$5; i[$1]+=$6; if ($0 ~ /FAIL/) f[$1]=1 }
-    END { for (t in c) printf "SUMMARY: harness %-22s cases %6d refused %5d toCPU %4d values %8d identical %8d %s\n", t, c[t], r[t], u[t], v[t], i[t], (f[t] || v[t] != i[t]) ? "FAIL" : "ok" }' \
+    END { for (t in c) printf "SUMMARY: harness %-6s %-22s cases %6d refused %5d toCPU %4d values %8d identical %8d %s\n", b, t, c[t], r[t], u[t], v[t], i[t], (f[t] || v[t] != i[t]) ? "FAIL" : "ok" }' \
     | sort | tee -a "$OUT/summary.txt"
-  say "harness $b: $(grep -l 'twin_harness: \(every value\|DIFFERENCES\)' "$OUT"/h_${b}_*.log | wc -l)/8 shards finished in ${hb}s; first differences: $(grep -h 'DIFF' "$OUT"/h_${b}_*.log | head -2 | tr '\n' ' ')"
+  say "harness $b: $(grep -l 'twin_harness: \(every value\|DIFFERENCES\)' "$OUT"/h_${b}_*.log | wc -l)/$(ls "$OUT"/h_${b}_*.log | wc -l) shards finished in ${hb}s; first differences: $(grep -h 'DIFF' "$OUT"/h_${b}_*.log | head -2 | tr '\n' ' ')"
 done
 [ -x "$bin/float_ms_ssim_soft_check" ] && say "float_ms_ssim_vulkan soft-float on NVIDIA: $(timeout 60 "$bin/float_ms_ssim_soft_check" 2>&1 | tail -1)"
-say "harness vulkan fp64-free path: $(grep -E '_vulkan +[0-9]' "$OUT/h_nofp64_vulkan.log" | awk '{printf "%s cases %s values %s identical %s; ", $1, $2, $5, $6}')$(tail -1 "$OUT/h_nofp64_vulkan.log")"
 
 # 2. Planted bugs, 12 at a time: the twin is the plant's name up to its backend; the fp64-free path's plants
 # run with that path forced; a plant that only a pair of options or the deep phase reveals runs that phase.

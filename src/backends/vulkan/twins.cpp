@@ -13,6 +13,7 @@ extern const ExtractorInfo kFloatMotionVulkanInfo;
 extern const ExtractorInfo kFloatSsimVulkanInfo;
 extern const ExtractorInfo kFloatMsSsimVulkanInfo;
 extern const ExtractorInfo kFloatVifVulkanInfo;
+extern const ExtractorInfo kFloatAdmVulkanInfo;
 
 namespace {
 const ExtractorInfo* const kTwins[] = {
@@ -26,6 +27,7 @@ const ExtractorInfo* const kTwins[] = {
     &kFloatSsimVulkanInfo,
     &kFloatMsSsimVulkanInfo,
     &kFloatVifVulkanInfo,
+    &kFloatAdmVulkanInfo,
 };
 }  // namespace
 
