@@ -101,10 +101,10 @@ class NullSink final : public FeatureSink {
 };
 
 // Every checked CUDA call (allocation, copy, launch, sync) made to fail in turn, twin by twin: each is
-// one vqtwin::Error and, once everything is destroyed, nothing is left allocated. 176x176 is the
-// smallest size every twin computes (float_ms_ssim's floor).
+// one vqtwin::Error and, once everything is destroyed, nothing is left allocated. 224x224 is
+// a size every twin computes (float_ms_ssim needs 176 on each side, cambi 216 on one).
 TEST_F(CudaBackend, EveryFailurePointIsCleanAndLeaksNothing) {
-  const PictureFormat f{176, 176, 10, ChromaFormat::k420};
+  const PictureFormat f{224, 224, 10, ChromaFormat::k420};
   const long before = cuda::live_allocations();
   int failures = 0;
   for (const ExtractorInfo* twin : cuda_twins()) {

@@ -44,12 +44,14 @@ score() {
   awk -v what="$backend" '{n++; t[n] = $1; r[n] = $2; g[n] = $3; if ($2 > pr) pr = $2; if ($3 > pg) pg = $3}
     END {
       if (n == 0) {print "  no samples"; exit}
-      q = int(n / 4); if (q < 1) q = 1
-      for (i = 1; i <= q; i++) {r1 += r[i]; g1 += g[i]}; for (i = n - q + 1; i <= n; i++) {r4 += r[i]; g4 += g[i]}
-      printf "  host RSS MiB: first %.0f, peak %.0f, last %.0f (first quarter mean %.0f, last %.0f)\n", r[1]/1024, pr/1024, r[n]/1024, r1/q/1024, r4/q/1024
-      printf "  device MiB:   first %d, peak %d, last %d (first quarter mean %.0f, last %.0f)\n", g[1], pg, g[n], g1/q, g4/q
-      if (r4 / q > 1.10 * r1 / q + 16384) print "  GROWTH: host RSS grew by more than 10% over the run"
-      if (g4 / q > g1 / q + 64) print "  GROWTH: device memory grew over the run"
+      # Growth is judged between the second quarter and the last quarter (less the last sample): the
+      # first quarter holds the start-up (context, slots) and the last sample may be the teardown.
+      q = int(n / 4); if (q < 1) q = 1; m = n - 1; if (m < 2 * q) m = n
+      for (i = q + 1; i <= 2 * q; i++) {r2 += r[i]; g2 += g[i]}; for (i = m - q + 1; i <= m; i++) {r4 += r[i]; g4 += g[i]}
+      printf "  host RSS MiB: first %.0f, peak %.0f, last %.0f (second quarter mean %.0f, last quarter %.0f)\n", r[1]/1024, pr/1024, r[n]/1024, r2/q/1024, r4/q/1024
+      printf "  device MiB:   first %d, peak %d, last %d (second quarter mean %.0f, last quarter %.0f)\n", g[1], pg, g[n], g2/q, g4/q
+      if (r4 / q > 1.10 * r2 / q + 16384) print "  GROWTH: host RSS grew by more than 10% over the run"
+      if (g4 / q > g2 / q + 64) print "  GROWTH: device memory grew over the run"
     }' "$out.samples"
   return $rc
 }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "backends/cuda/check.hpp"
@@ -73,6 +74,14 @@ void drill_after_upload(cudaStream_t stream) {
   trap_kernel<<<1, 1, 0, stream>>>();
 }
 void count_allocation(int delta) { g_live += delta; }
+
+bool poison_device_memory() {
+  static const bool wanted = [] {
+    const char* v = std::getenv("VQTWIN_CUDA_POISON");
+    return v != nullptr && std::strcmp(v, "1") == 0;
+  }();
+  return wanted;
+}
 
 }  // namespace cuda
 

@@ -18,6 +18,10 @@ namespace vqtwin::cuda {
 // Device + pinned allocations, streams and events currently alive in this process.
 long live_allocations();
 void count_allocation(int delta);
+// VQTWIN_CUDA_POISON=1: every device allocation is filled with 0xA5 bytes before use, so that a kernel
+// reading memory nothing wrote (an upload or a pass that misses part of a buffer) gives numbers that
+// differ from the CPU's, and the harness fails where compute-sanitizer's initcheck would report.
+bool poison_device_memory();
 
 // A call that takes a resource, unless an injected failure is due: then it is not made at all (a
 // failure the runtime reports takes nothing). check(cudaMalloc(...)) would make the call first and
@@ -43,6 +47,11 @@ class DeviceArray {
     take([&] { return cudaMalloc(&p, n * sizeof(T) + (n == 0)); }, "cudaMalloc");
     p_ = static_cast<T*>(p);
     count_allocation(1);
+    // Synchronously: the legacy stream's memset is not ordered with the backend's non-blocking streams.
+    if (poison_device_memory()) {
+      check(cudaMemset(p, 0xA5, n * sizeof(T) + (n == 0)), "cudaMemset (poison)");
+      check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (poison)");
+    }
   }
   ~DeviceArray() { reset(); }
   DeviceArray(DeviceArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
