@@ -1,9 +1,10 @@
 // ciede's whole frame, fast path (memo of conversions + batch kernels) against the scalar reference (math.hpp
 // per pixel, the C library's functions), every pixel's float and the frame's double sum bit for bit: each build
 // this CPU runs (portable, x86-64-v3, x86-64-v4), 8-, 10-, 12- and 16-bit samples, 4:2:0, 4:2:2 and 4:4:4, odd
-// and even sizes, contents from flat to noise, a memo carried from frame to frame and from size to size as in
-// a run. The planted bug VQTWIN_PLANT=ciede_cpu_memo_key (the memo's key missing a bit) must fail it
-// (ctest cpu_check_plant_ciede_memo_key).
+// and even sizes, contents from flat to noise and wild words (any 16-bit word at 10 and 12 bits), a memo carried
+// from frame to frame and from size to size as in a run. The planted bugs VQTWIN_PLANT=ciede_cpu_memo_key (the
+// memo's key missing a bit) and ciede_cpu_memo_narrow_key (samples packed in bpc bits, so wild colours share
+// keys) must fail it (ctest cpu_check_plant_ciede_memo_key, cpu_check_plant_ciede_memo_narrow_key).
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -21,10 +22,28 @@
 namespace vqtwin {
 namespace {
 
+// Wild samples: any word the picture's sample type holds (at 10 and 12 bits words of 2^bpc or more, which
+// libvmaf accepts, core/sample_range.hpp), a third of them the largest word (runs of it, as the twin
+// harness's wild content: colours that share most of their bits).
+void fill_wild(Picture& ref, Picture& dist, std::mt19937& rng) {
+  const PictureFormat& f = ref.format();
+  const unsigned word_max = f.bitdepth == 8 ? 255u : 65535u;
+  for (Picture* pic : {&ref, &dist})
+    for (int p = 0; p < f.num_planes(); ++p)
+      for (int y = 0; y < pic->height(p); ++y)
+        for (int x = 0; x < pic->width(p); ++x) {
+          const unsigned r = unsigned(rng());
+          const unsigned w = r % 3 == 0 ? word_max : (r >> 8) & word_max;
+          if (f.bitdepth == 8) pic->row<std::uint8_t>(p, y)[x] = std::uint8_t(w);
+          else pic->row<std::uint16_t>(p, y)[x] = std::uint16_t(w);
+        }
+}
+
 // A picture pair: a smooth reference (gradients, a few flat patches, extremes at the corners) and a distorted
 // copy that differs by `noise` in each sample where it differs (kinds: 0 near colours, 1 some samples equal,
-// 2 unrelated noise).
+// 2 unrelated noise, 3 wild words in both).
 void fill_pair(Picture& ref, Picture& dist, std::mt19937& rng, int kind) {
+  if (kind == 3) return fill_wild(ref, dist, rng);
   const PictureFormat& f = ref.format();
   const unsigned top = (1u << f.bitdepth) - 1, unit = 1u << (f.bitdepth - 8);
   for (int p = 0; p < f.num_planes(); ++p)
@@ -76,7 +95,7 @@ TEST(CiedeFrames, EveryBuildEqualsTheScalarReference) {
           } catch (const Error&) {
             continue;  // a size whose chroma reads libvmaf leaves undefined (refused)
           }
-          for (int kind = 0; kind < 3; ++kind) {
+          for (int kind = 0; kind < 4; ++kind) {
             Picture ref(f), dist(f);
             fill_pair(ref, dist, rng, kind);
             std::vector<float> fast(std::size_t(w) * std::size_t(h), -1.0f), scalar(fast.size(), -2.0f);

@@ -192,11 +192,14 @@ VQTWIN_CIEDE_INLINE double atan2(double y, double x) {
   return y < 0 ? -a : a;
 }
 
-// c^(1/3) for c in [2^-8, 16] (lab_f's arguments, which lie in (216/24389, 7): the linear values reach 6.9 at
-// the extreme samples), for lab_f's pow(c, 1.0 / 3.0): Newton's iteration for c^(-1/3), r <- r (4 - c r^3) / 3
-// (no division), from a first guess of relative error below 2^-4.8 (the float bit pattern
-// 0x54a21d2a - bits(c) / 3; its largest error over the floats of [2^-8, 16], found by trying them all, is
-// 0.0346); the error e becomes about -2 e^2 a step, so four steps
+// c^(1/3) for normal c from 2^-8 to 2^100 (lab_f's arguments above its branch point 216/24389: up to 7 for
+// in-range samples, up to 5e5 for the 16-bit words 10-bit pictures may hold), for lab_f's pow(c, 1.0 / 3.0):
+// Newton's iteration for c^(-1/3), r <- r (4 - c r^3) / 3 (no division), from a first guess of relative error
+// below 2^-4.8 (the float bit pattern 0x54a21d2a - bits(c) / 3; its largest error over the floats of
+// [2^-8, 16], found by trying them all, is 0.0346). The guess's relative error repeats with every factor 8 of
+// c: bits(8 c) = bits(c) + 3 2^23, so the integer quotient by 3 grows by exactly 2^23 and the guess halves;
+// [2^-8, 16] spans four such periods, so the bound holds for every normal float from 2^-8 up to where the
+// pattern stays a normal float (far beyond 2^100). The error e becomes about -2 e^2 a step, so four steps
 // leave 2^-62 and the roundings a few 2^-53, and c r^2 adds two more. The library's pow(c, 1.0 / 3.0) uses
 // the double nearest 1/3, which moves its value by at most |ln c| 2^-55.6 < 2^-53 relative: the difference
 // from this cube root stays a few 2^-53, as approx::pow's was.
@@ -206,10 +209,12 @@ VQTWIN_CIEDE_INLINE double cbrt(double c) {
   return c * (r * r);
 }
 
-// x^2.4 for x in [0.089, 2.3] (linearize()'s pow((c + 0.055) / 1.055, 2.4) above its branch point; 2.24 at
-// the extreme samples): b^(4/5) = b r with b = x^3 in [2^-11, 16] and r = b^(-1/5) by Newton's iteration
-// r <- r (6 - b r^5) / 5 (no division), from the guess 0x4c2ffc00 - bits(b) / 5 (largest relative error over
-// the floats of [2^-11, 16], found by trying them all: 0.0553); the error e becomes about -3 e^2 a step, so
+// x^2.4 for x from 0.089 to 2^30 (linearize()'s pow((c + 0.055) / 1.055, 2.4) above its branch point: up to
+// 2.24 for in-range samples, up to 218 for the 16-bit words 10-bit pictures may hold): b^(4/5) = b r with
+// b = x^3 and r = b^(-1/5) by Newton's iteration r <- r (6 - b r^5) / 5 (no division), from the guess
+// 0x4c2ffc00 - bits(b) / 5 (largest relative error over the floats of [2^-11, 16], found by trying them all:
+// 0.0553; as cbrt's, it repeats with every factor 32 of b, and [2^-11, 16] spans three periods, so the
+// bound holds for every b from 2^-11 to 2^90); the error e becomes about -3 e^2 a step, so
 // five steps leave 2^-83 and the roundings (b's two, the last step's, the product's) a few 2^-53. The
 // library's pow(x, 2.4) uses the double nearest 2.4, which moves its value by at most |ln x| 2^-53.3 < 2^-52
 // relative: the difference stays a few 2^-53, as approx::pow's was.

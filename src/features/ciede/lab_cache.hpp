@@ -6,7 +6,7 @@
 // depend on what is cached.
 //
 // The table is direct-mapped, 2^18 entries of 16 bytes (4 MiB a thread; see table_bits()): an entry holds the
-// L*a*b* floats and a 30-bit tag. The key (the three samples, at most 48 bits) is mixed by a multiplication by
+// L*a*b* floats and a 30-bit tag. The key (the three samples in 16 bits each, 48 bits) is mixed by a multiplication by
 // an odd constant modulo 2^48, a bijection; the slot is the mix's top 18 bits and the tag its low 30 bits, so slot
 // and tag together name exactly one key (no two colours can share an entry's identity). The depth is not in
 // the key: the table is cleared when the depth changes (one thread may serve several depths).
@@ -37,8 +37,13 @@ class LabCache {
   void prepare(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n, unsigned bpc, Slots& s) {
     if (!slots_ || bpc != bpc_) clear(bpc);
     const std::uint64_t v_bits = planted_key_bug() ? ~std::uint64_t(1) : ~std::uint64_t(0);  // of v in the key
+    // Each sample gets a whole 16-bit field, whatever the depth: 10- and 12-bit pictures may hold any 16-bit
+    // word (libvmaf accepts them, core/sample_range.hpp), so fields of bpc bits would let two colours share a
+    // key. (VQTWIN_PLANT=ciede_cpu_memo_narrow_key packs them in bpc bits: the frame check must fail.)
+    const unsigned field = planted_narrow_key() ? bpc : 16u;
     for (int k = 0; k < n; ++k) {
-      const std::uint64_t key = (std::uint64_t(y[k]) << (2 * bpc)) | (std::uint64_t(u[k]) << bpc) | (std::uint64_t(v[k]) & v_bits);
+      const std::uint64_t key =
+          (std::uint64_t(y[k]) << (2 * field)) | (std::uint64_t(u[k]) << field) | (std::uint64_t(v[k]) & v_bits);
       const std::uint64_t mix = (key * kMix) & kMask48;
       s.slot[k] = std::uint32_t(mix >> (48 - bits_));
       s.tag[k] = std::uint32_t(mix) & tag_mask_;
@@ -111,6 +116,14 @@ class LabCache {
     static const bool planted = [] {
       const char* p = std::getenv("VQTWIN_PLANT");
       return p != nullptr && std::string_view(p) == "ciede_cpu_memo_key";
+    }();
+    return planted;
+  }
+  // VQTWIN_PLANT=ciede_cpu_memo_narrow_key: fields of bpc bits (wrong for samples of 2^bpc or more).
+  static bool planted_narrow_key() {
+    static const bool planted = [] {
+      const char* p = std::getenv("VQTWIN_PLANT");
+      return p != nullptr && std::string_view(p) == "ciede_cpu_memo_narrow_key";
     }();
     return planted;
   }
