@@ -2,8 +2,8 @@
 # ciede on the CPU of the device host (16 cores), from the folder stage_ciede_cpu.sh made. One device call,
 # about 2 minutes:   carry [".device-ciede-cpu"], command "bash .device-ciede-cpu/run.sh"   (run.sh is this script)
 # 1. cpu_check's ciede families: every build this CPU runs (x86-64-v4/v3, portable) against the scalar
-#    reference, whole frames (CiedeFrames) and batches (Ciede.*); 2. the memo's planted bug
-#    (VQTWIN_PLANT=ciede_cpu_memo_key: cpu_check must fail); 3. whole process, -n --feature ciede --precision max
+#    reference, whole frames (CiedeFrames, wild 16-bit words at 10/12 bits included) and batches (Ciede.*);
+#    2. the memo's planted bugs (VQTWIN_PLANT=ciede_cpu_memo_key, ciede_cpu_memo_narrow_key: cpu_check must fail); 3. whole process, -n --feature ciede --precision max
 #    on synthetic 1080p 4:2:0 clips made here (8-bit x120, 10-bit x60; every pixel differs): this build
 #    against the build before it (bin/vqtwin_before, when staged) and against its own scalar reference
 #    (VQTWIN_CIEDE_PATH=scalar, 24 frames), at 16 threads and at 1 thread, and the memo's size at 16 threads
@@ -27,10 +27,12 @@ rc=$?
 grep -E '^cpu_check: (this CPU|ciede)' "$OUT/cpu_check.log"
 say "cpu_check ciede rc=$rc: $(grep -E 'PASSED|FAILED' "$OUT/cpu_check.log" | tr '\n' ' ')"
 
-# 2. The planted bug.
-VQTWIN_PLANT=ciede_cpu_memo_key timeout 60 "$bin/cpu_check" --gtest_filter='CiedeFrames.*' >"$OUT/plant.log" 2>&1
-rc=$?
-say "plant ciede_cpu_memo_key rc=$rc ($([ $rc != 0 ] && grep -q 'Failure' "$OUT/plant.log" && echo caught || echo NOT CAUGHT))"
+# 2. The planted bugs.
+for plant in ciede_cpu_memo_key ciede_cpu_memo_narrow_key; do
+  VQTWIN_PLANT=$plant timeout 60 "$bin/cpu_check" --gtest_filter='CiedeFrames.*' >"$OUT/plant_$plant.log" 2>&1
+  rc=$?
+  say "plant $plant rc=$rc ($([ $rc != 0 ] && grep -q 'Failure' "$OUT/plant_$plant.log" && echo caught || echo NOT CAUGHT))"
+done
 
 # 3. Whole process on synthetic clips (python3 + numpy).
 D=/dev/shm/vqtwin_ciede_cpu; mkdir -p "$D"
