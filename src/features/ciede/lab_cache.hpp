@@ -73,6 +73,7 @@ class LabCache {
     // The conversion's loops run 8 colours a vector; a count that is not a multiple of 8 leaves a remainder
     // to scalar code (a third of the conversion's time at about 19 misses a call). Repeating the last colour
     // up to a multiple of 8 (2 * kBatch is one) keeps every colour in vector lanes; the copies are not used.
+    static_assert((2 * kBatch) % 8 == 0, "the padding stays within the arrays");
     int padded = misses;
     for (; padded % 8 != 0; ++padded) my[padded] = my[misses - 1], mu[padded] = mu[misses - 1], mv[padded] = mv[misses - 1];
     Lab computed[2 * kBatch];
