@@ -63,7 +63,43 @@ TEST(CiedeCells, ToLabEqualsScalar) {
       }
       ASSERT_TRUE(same(lab, ciede::to_lab(y, u, v, bpc))) << bpc << ": " << y << " " << u << " " << v;
     }
+  // Wild colours: any 16-bit word at 10 and 12 bits (the twin meets them; linear values up to 4e5).
+  for (unsigned bpc : {10u, 12u})
+    for (int k = 0; k < 200000; ++k, ++total) {
+      const unsigned r = rng();
+      const unsigned y = r % 3 == 0 ? 65535u : rng() & 65535u, u = r % 5 == 0 ? 65535u : rng() & 65535u, v = rng() & 65535u;
+      int good = 1;
+      const Lab lab = ciede::cells::to_lab(y, u, v, bpc, good);
+      if (!good) {
+        ++uncertain;
+        continue;
+      }
+      ASSERT_TRUE(same(lab, ciede::to_lab(y, u, v, bpc))) << bpc << " (wild): " << y << " " << u << " " << v;
+    }
   std::printf("ciede cells: %ld of %ld colours uncertain (%.3f %%)\n", uncertain, total, 100.0 * uncertain / total);
+}
+
+// The twin's per-pixel form (cells::difference) on pairs of wild colours (any 16-bit word at 10 and 12 bits,
+// any sample at 8 and 16) against the scalar reference.
+TEST(CiedeCells, WildDifferenceEqualsScalar) {
+  std::mt19937 rng(41);
+  long uncertain = 0, total = 0;
+  for (unsigned bpc : {8u, 10u, 12u, 16u})
+    for (int k = 0; k < 50000; ++k, ++total) {
+      const unsigned word = bpc == 8 ? 255u : 65535u;
+      unsigned s[6];
+      for (unsigned& x : s) x = rng() % 3 == 0 ? word : rng() & word;
+      int good = 1;
+      const float d = ciede::cells::difference(s[0], s[1], s[2], s[3], s[4], s[5], bpc, good);
+      if (!good) {
+        ++uncertain;
+        continue;
+      }
+      const float want = ciede::ciede2000(ciede::to_lab(s[0], s[1], s[2], bpc), ciede::to_lab(s[3], s[4], s[5], bpc));
+      ASSERT_EQ(bits(d), bits(want)) << bpc << ": " << s[0] << " " << s[1] << " " << s[2] << " / " << s[3] << " " << s[4]
+                                     << " " << s[5];
+    }
+  std::printf("ciede cells: %ld of %ld wild pairs uncertain (%.3f %%)\n", uncertain, total, 100.0 * uncertain / total);
 }
 
 
