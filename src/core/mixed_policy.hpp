@@ -7,10 +7,12 @@
 //   the device's check has passed and its set-up is nearly done, a worker starts a frame only if it
 //   would finish before the device is expected to be ready (a frame it would finish later is the
 //   device's, sooner);
-// - after, a frame only where it finishes before the device would be done with every frame still to
-//   come (frames are handed out in order, so the device, which takes the others, reaches the clip's end
-//   at (frames after this one + frames in flight there) / its rate), and at most `cpu_cap` frames at
-//   once: the other workers feed the device (read, upload), which the CPU's work must not starve.
+// - after, nothing where the device is several times faster than all the CPU's workers together (their
+//   work would slow the device's feeding, reading and uploading, by more than they add); elsewhere a
+//   frame only where it finishes before the device would be done with every frame still to come
+//   (frames are handed out in order, so the device, which takes the others, reaches the clip's end at
+//   (frames after this one + frames in flight there) / its rate), at most `cpu_cap` frames at once, on
+//   workers of their own: the device keeps its feeding workers.
 // Rates are measured as the run goes: the CPU's seconds per frame on one worker (while the other
 // workers compute too), the device's frames per second over its last completions.
 #include <algorithm>
@@ -28,7 +30,7 @@ inline constexpr double kCpuSafety = 1.25;
 // this share of the device's frames per second.
 inline constexpr double kCpuWorthwhile = 0.5;
 // Device completions the device's rate is measured over (and needed before it is trusted).
-inline constexpr unsigned kDeviceWindow = 16;
+inline constexpr unsigned kDeviceWindow = 8;
 
 class Rates {
  public:
@@ -82,7 +84,7 @@ inline bool start_on_cpu(double now, std::optional<double> cpu_seconds, std::opt
   // Four times as late as expected: something else holds the device up, the CPU goes on bridging.
   // (Up to then a late device costs the CPU's idle time, never more than the device alone would take.)
   if (now > *ready_at + 3 * setup) return true;
-  return now + kCpuSafety * *cpu_seconds <= *ready_at;
+  return now + kCpuSafety * *cpu_seconds / 2 <= *ready_at;
 }
 
 struct AfterReady {
@@ -118,15 +120,15 @@ inline double setup_estimate(double bytes) {
   return 0.010 + bytes / 4e9;
 }
 
-// The CPU frames at once after the device is ready, by default: a quarter of the workers (the other
-// three quarters feed the device), where the CPU is worth it at all (kCpuWorthwhile).
-// VQTWIN_AUTO_CPU_FRAMES=N (0..1024) sets it, and the worthwhile test is then skipped (0: after its
-// start-up the device computes every frame); `forced` says so.
+// The CPU frames at once after the device is ready, by default: one per --threads, where the CPU is
+// worth it at all (kCpuWorthwhile); the session then starts as many more workers, beside those that
+// feed the device. VQTWIN_AUTO_CPU_FRAMES=N (0..1024) sets it, and the worthwhile test is then skipped
+// (0: after its start-up the device computes every frame); `forced` says so.
 inline unsigned cpu_cap(unsigned threads, bool* forced = nullptr) {
   const char* v = std::getenv("VQTWIN_AUTO_CPU_FRAMES");
   const long n = v && *v ? std::strtol(v, nullptr, 10) : -1;
   if (forced) *forced = n >= 0 && n <= 1024;
-  return n >= 0 && n <= 1024 ? unsigned(n) : threads / 4;
+  return n >= 0 && n <= 1024 ? unsigned(n) : threads;
 }
 
 }  // namespace vqtwin::mixed

@@ -529,9 +529,22 @@ struct Session::Impl {
     a.cpu_seconds = rates_.cpu_seconds();
     a.device_fps = rates_.device_fps();
     a.cpu_busy = cpu_busy_.load();
-    while (mixed::cpu_takes(a))
-      if (cpu_busy_.compare_exchange_weak(a.cpu_busy, a.cpu_busy + 1)) return true;
-    return false;
+    bool taken = false;
+    while (!taken && mixed::cpu_takes(a)) taken = cpu_busy_.compare_exchange_weak(a.cpu_busy, a.cpu_busy + 1);
+    if (taken && !cpu_workers_started_.exchange(true)) add_cpu_workers();
+    return taken;
+  }
+
+  // The CPU's first frame after the split: cpu_cap_ more workers, for the CPU's frames, so that the
+  // device keeps as many feeding workers as before. Not while the workers are being stopped (that
+  // holds workers_mutex_ while it joins them): fewer workers are slower, never different.
+  void add_cpu_workers() {
+    std::unique_lock lock(workers_mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) return;
+    try {
+      for (unsigned i = 0; i < cpu_cap_; ++i) workers_.emplace_back([this] { work(); });
+    } catch (const std::system_error&) {
+    }
   }
 
   // A mixed run's frame. Before the split (and in host slots) every context runs on the CPU. From the
@@ -602,8 +615,11 @@ struct Session::Impl {
     if (on_device) {
       rates_.device_frame(seconds_now());
       ++device_after_split_;
-      return;
+      in_flight.n = nullptr;
+      --device_in_flight_;
     }
+    // Contexts without a twin (clip aggregates) run here on every frame; the others when the frame is
+    // the CPU's.
     const double cpu_started = seconds_now();
     for (auto& c : contexts_)
       if (!c->info->spec->temporal && !twin_runs(*c) && runs(*c, sampled)) {
@@ -612,7 +628,7 @@ struct Session::Impl {
         c->extractor->extract(ref, dist, index, sink);
         ++c->cpu_frames;
       }
-    if (!sampled) return;
+    if (on_device || !sampled) return;
     // The CPU's time for a whole frame on one worker: a frame before the split from its start (its
     // temporal contexts included), a frame after from its CPU work.
     rates_.cpu_frame(seconds_now() - (shared ? cpu_started : started));
@@ -1198,6 +1214,7 @@ struct Session::Impl {
   std::atomic<unsigned> cpu_busy_{0};           // frames after the split whose non-temporal contexts run on the CPU
   std::atomic<unsigned> device_after_split_{0}, cpu_after_split_{0};  // frames after the split, each side's
   std::atomic<unsigned> retire_{0};             // workers still to retire (publish_device)
+  std::atomic<bool> cpu_workers_started_{false};  // add_cpu_workers() ran
   std::atomic<bool> split_ready_{false};        // split_known_, read without mutex_
   bool non_temporal_twins_ = false;             // some non-temporal context has a twin (set before switched_)
 
