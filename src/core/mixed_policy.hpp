@@ -120,15 +120,21 @@ inline double setup_estimate(double bytes) {
   return 0.010 + bytes / 4e9;
 }
 
-// The CPU frames at once after the device is ready, by default: one per --threads, where the CPU is
-// worth it at all (kCpuWorthwhile); the session then starts as many more workers, beside those that
-// feed the device. VQTWIN_AUTO_CPU_FRAMES=N (0..1024) sets it, and the worthwhile test is then skipped
-// (0: after its start-up the device computes every frame); `forced` says so.
-inline unsigned cpu_cap(unsigned threads, bool* forced = nullptr) {
+// The CPU frames at once after the device is ready, where the CPU is worth it at all (kCpuWorthwhile);
+// the session then starts as many more workers, beside those that feed the device. A frame after the
+// split is read into a device slot whoever computes it (the temporal twins need every frame there), and
+// the device keeps as many slots as --backend cuda has (`slots`, pinned before anything is known of the
+// rates): the CPU holds at most half of them. VQTWIN_AUTO_CPU_FRAMES=N (0..1024) sets it (within that
+// half), and the worthwhile test is then skipped (0: after its start-up the device computes every
+// frame); `forced` says so.
+inline unsigned cpu_cap(unsigned threads, unsigned slots, bool* forced = nullptr) {
   const char* v = std::getenv("VQTWIN_AUTO_CPU_FRAMES");
   const long n = v && *v ? std::strtol(v, nullptr, 10) : -1;
   if (forced) *forced = n >= 0 && n <= 1024;
-  return n >= 0 && n <= 1024 ? unsigned(n) : threads;
+  return std::min(n >= 0 && n <= 1024 ? unsigned(n) : threads, slots / 2);
 }
+
+// The device's slots in a mixed run: --backend cuda's, one per feeding worker (at least four) and one.
+inline unsigned device_slots(unsigned threads) { return std::max(threads, 4u) + 1; }
 
 }  // namespace vqtwin::mixed

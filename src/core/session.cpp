@@ -336,7 +336,7 @@ struct Session::Impl {
       c->splittable = spec.temporal ? spec.reach != nullptr : !spec.clip_aggregates;
       if (spec.temporal && spec.reach) c->reach = plant_no_overlap() ? FrameReach{} : spec.reach(c->request.options);
     }
-    cpu_cap_ = mixed::cpu_cap(threads_, &cpu_cap_forced_);
+    cpu_cap_ = mixed::cpu_cap(threads_, mixed::device_slots(threads_), &cpu_cap_forced_);
     return threads_;
   }
 
@@ -361,7 +361,7 @@ struct Session::Impl {
                 "); the CPU computes every frame");
     if (!usable || !*usable || device_cancel_) return;
     // The device's slots: as many as --backend cuda's (one per feeding worker and one more).
-    const unsigned slots = std::max(threads_, kMinDeviceWorkers) + 1;
+    const unsigned slots = mixed::device_slots(threads_);
     {
       // From now on the CPU starts only frames it finishes before the device is expected to be ready.
       const double pinned = 2.0 * double(format_.frame_bytes()) * slots;

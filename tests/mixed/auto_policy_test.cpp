@@ -1,10 +1,11 @@
 // --backend auto's scheduling (src/core/mixed_policy.hpp) on a simulated clock: workers, a CPU that
 // takes `cpu_s` a frame on one worker, a device that starts after `probe_s + setup_s` and then serves
 // frames one after the other (`service_s` each, slowed by the CPU's frames when `contention` > 0) with
-// `latency_s` of upload and read-back around each, fed by as many workers as --backend cuda has. The
-// policy's own functions decide every frame, with rates measured as the session measures them. Its
-// makespan must stay within a small margin of the better of the CPU alone and the device alone, on
-// every clip length; the planted old policy (VQTWIN_PLANT=auto_greedy_cpu) must break that bound.
+// `latency_s` of upload and read-back around each, fed by as many workers and slots as --backend cuda
+// has (a frame the CPU computes after the switch holds a device slot too). The policy's own functions
+// decide every frame, with rates measured as the session measures them. Its makespan must stay within
+// a small margin of the better of the CPU alone and the device alone, on every clip length; the
+// planted old policy (VQTWIN_PLANT=auto_greedy_cpu) must break that bound.
 // Milliseconds of CPU time in all: no threads, no sleeping.
 #include <gtest/gtest.h>
 
@@ -53,7 +54,8 @@ double simulate(const Machine& m, unsigned frames, Mode mode, unsigned* cpu_afte
   const double ready = m.probe_s + m.setup_s;
   const unsigned feeders = std::max(m.threads, 4u);
   bool forced = false;
-  const unsigned cap = mixed::cpu_cap(m.threads, &forced);
+  const unsigned slots = mixed::device_slots(m.threads);
+  const unsigned cap = mixed::cpu_cap(m.threads, slots, &forced);
   mixed::Rates rates;
   // A worker's next wake-up, and what it finished then (recorded in the rates at that time).
   struct Wake {
@@ -111,6 +113,10 @@ double simulate(const Machine& m, unsigned frames, Mode mode, unsigned* cpu_afte
       ++next;
       ++host_busy;
       events.push({w.at + m.cpu_s, w.worker, 1});
+      continue;
+    }
+    if (in_flight + cpu_busy >= slots) {  // every device slot holds a frame: wait for one
+      events.push({w.at + 0.0002, w.worker, 0});
       continue;
     }
     mixed::AfterReady a;
