@@ -369,6 +369,9 @@ struct Session::Impl {
       setup_estimate_ = mixed::setup_estimate(pinned);
       ready_at_ = seconds_now() + setup_estimate_;
     }
+    if (startup_report_wanted())
+      startup_step("the device's set-up is estimated at " + std::to_string(int(setup_estimate_ * 1000 + 0.5)) +
+                   " ms: the CPU starts only frames it ends by then");
     struct Unhold {  // a set-up that gives up: the CPU bridges again, as it did
       Impl& s;
       bool armed = true;
