@@ -371,7 +371,7 @@ struct Session::Impl {
     }
     if (startup_report_wanted())
       startup_step("the device's set-up is estimated at " + std::to_string(int(setup_estimate_ * 1000 + 0.5)) +
-                   " ms: the CPU starts only frames it ends by then");
+                   " ms: the CPU starts no frame it would end well after");
     struct Unhold {  // a set-up that gives up: the CPU bridges again, as it did
       Impl& s;
       bool armed = true;
