@@ -51,10 +51,11 @@ class Rates {
     std::lock_guard lock(mutex_);
     return cpu_n_ ? std::optional(cpu_) : std::nullopt;
   }
-  // Frames per second over the last kDeviceWindow completions; nothing before there are that many.
+  // Frames per second over the last kDeviceWindow completions; nothing before there are twice that
+  // many (the device's first frames load its kernels' modules: slower than it will be).
   std::optional<double> device_fps() const {
     std::lock_guard lock(mutex_);
-    if (done_n_ < kDeviceWindow) return std::nullopt;
+    if (done_n_ < 2 * kDeviceWindow) return std::nullopt;
     const double newest = done_[(done_n_ - 1) % kDeviceWindow], oldest = done_[done_n_ % kDeviceWindow];
     return newest > oldest ? std::optional((kDeviceWindow - 1) / (newest - oldest)) : std::nullopt;
   }

@@ -33,6 +33,7 @@ struct Machine {
   double service_s;   // one frame on the device, once it is fed
   double latency_s;   // upload and read-back around it (frames in flight hide it)
   double contention;  // the device's service is (1 + contention * CPU frames / threads) times slower
+  double warmup = 1;  // the device's first 8 frames take this many times longer (modules loading)
 };
 
 // Shaped on measurements of an H200 host with 16 cores (1080p: the CPU 410 frames/s on 16 workers, the
@@ -40,6 +41,7 @@ struct Machine {
 const Machine kMachines[] = {
     {"1080p, 16 threads", 16, 16 / 410.0, 0.30, 0.05, 0.036, 1 / 2600.0, 0.004, 0.0},
     {"1080p, 16 threads, contention", 16, 16 / 410.0, 0.30, 0.05, 0.036, 1 / 2600.0, 0.004, 1.0},
+    {"1080p, slow first device frames", 16, 16 / 410.0, 0.30, 0.05, 0.036, 1 / 2600.0, 0.004, 0.5, 20},
     {"4K, 16 threads", 16, 16 / 91.0, 0.30, 0.12, 0.115, 1 / 750.0, 0.010, 0.5},
     {"4K, set-up twice the estimate", 16, 16 / 91.0, 0.30, 0.24, 0.115, 1 / 750.0, 0.010, 0.5},
     {"1080p, 4 threads", 4, 4 / 110.0, 0.30, 0.03, 0.02, 1 / 2000.0, 0.004, 0.5},
@@ -73,7 +75,7 @@ double simulate(const Machine& m, unsigned frames, Mode mode, unsigned* cpu_afte
     for (unsigned i = 0; i < m.threads; ++i) add_worker(0);
   }
   bool switched = mode == Mode::kDevice, cpu_workers = false;
-  unsigned next = 0, retire = 0, cpu_busy = 0, in_flight = 0, host_busy = 0;
+  unsigned next = 0, retire = 0, cpu_busy = 0, in_flight = 0, host_busy = 0, device_frames = 0;
   double device_free = 0, end = 0;
   if (cpu_after) *cpu_after = 0;
   while (!events.empty()) {
@@ -142,7 +144,7 @@ double simulate(const Machine& m, unsigned frames, Mode mode, unsigned* cpu_afte
     }
     const double arrives = w.at + m.latency_s / 2;
     const double start = std::max(arrives, device_free);
-    device_free = start + m.service_s * (1 + m.contention * cpu_busy / m.threads);
+    device_free = start + m.service_s * (1 + m.contention * cpu_busy / m.threads) * (device_frames++ < 8 ? m.warmup : 1);
     ++in_flight;
     events.push({device_free + m.latency_s / 2, w.worker, 3});
   }
@@ -155,9 +157,11 @@ const unsigned kLengths[] = {10, 30, 60, 100, 150, 200, 300, 450, 600, 1200, 240
 // had passed (nothing is known of the device then) can end after the device, started at the same
 // time, would have finished the clip: at most one CPU frame past the set-up; the first frames the
 // device's workers take before its rate is known (one per worker) can make a slow device the last to
-// finish; and 3 %.
+// finish, and the device's slower first frames count where the CPU alone would have been as fast; and
+// 3 %.
 double margin(const Machine& m, double best) {
-  return std::max(0.0, m.cpu_s - m.setup_s) + std::max(m.threads, 4u) * m.service_s + 0.03 * best + 1e-3;
+  return std::max(0.0, m.cpu_s - m.setup_s) + std::max(m.threads, 4u) * m.service_s + 8 * m.service_s * (m.warmup - 1) +
+         0.03 * best + 1e-3;
 }
 
 // Every machine, every length: the makespan bound; returns the cases that break it.
@@ -187,7 +191,7 @@ TEST(AutoPolicy, NeverSlowerThanEitherBackend) {
 // where the device is several times faster than all the CPU's workers, none.
 TEST(AutoPolicy, CpuHelpsOnlyWhereItFinishesInTime) {
   unsigned cpu_after = 0;
-  simulate(kMachines[5], 2400, Mode::kAuto, &cpu_after);
+  simulate(kMachines[6], 2400, Mode::kAuto, &cpu_after);
   EXPECT_GT(cpu_after, 0u);
   simulate(kMachines[0], 2400, Mode::kAuto, &cpu_after);
   EXPECT_EQ(cpu_after, 0u);
