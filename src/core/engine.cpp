@@ -138,6 +138,8 @@ class Engine final : public FrameFeeder {
     dist_->more();
   }
 
+  unsigned frames_expected() const override { return total_; }
+
   // The next frame pair into `ref` and `dist` (from a session worker, several at once); nothing when
   // the run stops here (an input ended, --frame_cnt, a stop request, an earlier frame failed to read).
   std::optional<unsigned> next(Picture& ref, Picture& dist, FrameSlot* slot) override {

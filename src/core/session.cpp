@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -24,6 +25,7 @@
 #include "common/cpu.hpp"
 #include "core/device_start.hpp"
 #include "core/extractor.hpp"
+#include "core/mixed_policy.hpp"
 #include "core/quote.hpp"
 #include "core/registry.hpp"
 #include "core/session_internal.hpp"
@@ -138,31 +140,6 @@ std::uint64_t step_of(const ExtractorInfo& info, unsigned index) {
 // Frames in flight on a device: each worker owns one slot's worth of work (read, upload, compute
 // overlap across workers), so a device session uses at least this many workers.
 constexpr unsigned kMinDeviceWorkers = 4;
-
-// A mixed run's frames on the device at once (its "device turns"): as many workers are added when the
-// device is ready (they mostly wait for it); the other workers compute their frames on the CPU.
-// VQTWIN_AUTO_DEVICE_FRAMES (1..64) overrides the default, to measure.
-unsigned mixed_device_frames() {
-  static const unsigned n = [] {
-    const char* v = std::getenv("VQTWIN_AUTO_DEVICE_FRAMES");
-    const long x = v && *v ? std::strtol(v, nullptr, 10) : 0;
-    return x >= 1 && x <= 64 ? unsigned(x) : 8u;
-  }();
-  return n;
-}
-
-// A mixed run's frames computed on the CPU at once after the split (their workers read the frames the
-// device also needs); a frame that finds neither a device turn nor a CPU place goes to the device.
-// VQTWIN_AUTO_CPU_FRAMES (0..1024) overrides the default, the workers' count (0: after the split the
-// device computes every frame, as --backend cuda).
-unsigned mixed_cpu_frames(unsigned threads) {
-  static const long n = [] {
-    const char* v = std::getenv("VQTWIN_AUTO_CPU_FRAMES");
-    const long x = v && *v ? std::strtol(v, nullptr, 10) : -1;
-    return x >= 0 && x <= 1024 ? x : -1L;
-  }();
-  return n < 0 ? threads : unsigned(n);
-}
 
 // A mixed run whose temporal contexts hand over at the split itself, without the frames of overlap
 // their reach asks for (the planted bug the mixed-run test must catch).
@@ -359,6 +336,7 @@ struct Session::Impl {
       c->splittable = spec.temporal ? spec.reach != nullptr : !spec.clip_aggregates;
       if (spec.temporal && spec.reach) c->reach = plant_no_overlap() ? FrameReach{} : spec.reach(c->request.options);
     }
+    cpu_cap_ = mixed::cpu_cap(threads_, mixed::device_slots(threads_), &cpu_cap_forced_);
     return threads_;
   }
 
@@ -382,6 +360,30 @@ struct Session::Impl {
       cfg_.warn("--backend auto: CUDA device " + std::to_string(cfg_.gpu) + " cannot be used (" + why +
                 "); the CPU computes every frame");
     if (!usable || !*usable || device_cancel_) return;
+    // The device's slots: as many as --backend cuda's (one per feeding worker and one more).
+    const unsigned slots = mixed::device_slots(threads_);
+    {
+      // From now on the CPU starts only frames it finishes before the device is expected to be ready.
+      const double pinned = 2.0 * double(format_.frame_bytes()) * slots;
+      std::lock_guard lock(mutex_);
+      setup_estimate_ = mixed::setup_estimate(pinned);
+      ready_at_ = seconds_now() + setup_estimate_;
+    }
+    if (startup_report_wanted())
+      startup_step("the device's set-up is estimated at " + std::to_string(int(setup_estimate_ * 1000 + 0.5)) +
+                   " ms: the CPU starts no frame it would end well after");
+    struct Unhold {  // a set-up that gives up: the CPU bridges again, as it did
+      Impl& s;
+      bool armed = true;
+      ~Unhold() {
+        if (!armed) return;
+        {
+          std::lock_guard lock(s.mutex_);
+          s.ready_at_.reset();
+        }
+        s.queued_cv_.notify_all();
+      }
+    } unhold{*this};
     try {
       const auto t0 = std::chrono::steady_clock::now();
       // The pipeline outlives the twins (they hold buffers of its slots) when this gives up.
@@ -401,7 +403,6 @@ struct Session::Impl {
         any = true;
       }
       if (!any || device_cancel_) return;
-      const unsigned slots = threads_ + mixed_device_frames() + 1;
       pipeline = provider_.make_pipeline(format_, cfg_.gpu, slots);
       startup_step("device pipeline (streams, pinned slots)", ms_since(t0));
       unsigned planes = 0;
@@ -414,7 +415,7 @@ struct Session::Impl {
           t->init(format_);
         }
       if (device_cancel_) return;
-      publish_device(pipeline, twins);
+      unhold.armed = !publish_device(pipeline, twins);
       startup_step("device ready: it takes frames from now on", ms_since(t0));
     } catch (const std::exception& e) {
       if (cfg_.warn) cfg_.warn(std::string("--backend auto: the device could not be set up (") + e.what() +
@@ -423,12 +424,14 @@ struct Session::Impl {
   }
 
   // Hands the device's slots to the workers: from now on frames are read into them (host slots are
-  // retired as they come back), and mixed_device_frames() more workers run.
-  void publish_device(std::unique_ptr<DevicePipeline>& pipeline, std::vector<std::unique_ptr<Extractor>>& twins) {
+  // retired as they come back). The workers still computing a frame on the CPU would leave the device
+  // unfed until they are done: as many workers start now, and as many retire as they finish, so that
+  // the run goes on with --backend cuda's number of workers. False when the run is over already.
+  bool publish_device(std::unique_ptr<DevicePipeline>& pipeline, std::vector<std::unique_ptr<Extractor>>& twins) {
     unsigned extra = 0;
     {
       std::lock_guard lock(mutex_);
-      if (closing_ || finished_ || aborted_) return;
+      if (closing_ || finished_ || aborted_) return false;
       for (std::size_t i = 0; i < contexts_.size(); ++i) {
         if (!twins[i]) continue;
         Context& c = *contexts_[i];
@@ -443,7 +446,8 @@ struct Session::Impl {
       for (unsigned i = pipeline_->slot_count(); i-- > 0;) free_.push_back(cpu_slots_ + i);
       slot_count_ = cpu_slots_ + pipeline_->slot_count();
       resolve_split();
-      extra = mixed_device_frames();
+      extra = busy_ + (std::max(threads_, kMinDeviceWorkers) - threads_);
+      retire_ = busy_;
     }
     free_cv_.notify_all();
     queued_cv_.notify_all();
@@ -451,7 +455,33 @@ struct Session::Impl {
       std::lock_guard lock(workers_mutex_);
       for (unsigned i = 0; i < extra; ++i) workers_.emplace_back([this] { work(); });
     } catch (const std::system_error&) {  // fewer workers: slower, the same values
+      retire_ = 0;
     }
+    return true;
+  }
+
+  // Whether this worker retires (a mixed run's workers beyond --backend cuda's number, see
+  // publish_device).
+  bool retire() {
+    unsigned n = retire_.load();
+    while (n > 0)
+      if (retire_.compare_exchange_weak(n, n - 1)) return true;
+    return false;
+  }
+
+  bool switched() {
+    std::lock_guard lock(mutex_);
+    return switched_;
+  }
+
+  double seconds_now() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - opened_).count();
+  }
+
+  // Before the device is ready (mutex_ held): whether workers leave the next frame to the device.
+  bool holding_for_device() const {
+    return mixed_ && !switched_ && ready_at_ &&
+           !mixed::start_on_cpu(seconds_now(), rates_.cpu_seconds(), ready_at_, setup_estimate_);
   }
 
   // A frame taken into a host slot now has its index (or none); mutex_ held.
@@ -476,52 +506,75 @@ struct Session::Impl {
       c->twin_turn = c->twin_collect_turn = split_;
     }
     split_known_ = true;
+    split_ready_.store(true, std::memory_order_release);
     split_cv_.notify_all();
     if (startup_report_wanted()) startup_step("the device shares the frames from frame " + std::to_string(split_) + " on");
   }
 
   unsigned wait_split() {
+    if (split_ready_.load(std::memory_order_acquire)) return split_;
     std::unique_lock lock(mutex_);
     split_cv_.wait(lock, [&] { return split_known_ || aborted_.load(); });
     if (aborted_) throw Aborted{};
     return split_;
   }
 
-  bool take_cpu_turn() {
-    const unsigned limit = mixed_cpu_frames(threads_);
-    unsigned n = cpu_busy_.load();
-    while (n < limit)
-      if (cpu_busy_.compare_exchange_weak(n, n + 1)) return true;
-    return false;
+  // After the split: whether frame `index`'s non-temporal contexts run on the CPU (mixed_policy.hpp);
+  // if so, one of the CPU's places is taken.
+  bool take_cpu_frame(unsigned index) {
+    mixed::AfterReady a;
+    a.index = index;
+    a.expected = expected_.load();
+    a.device_in_flight = device_in_flight_.load();
+    a.cpu_cap = cpu_cap_;
+    a.threads = threads_;
+    a.forced = cpu_cap_forced_;
+    a.cpu_seconds = rates_.cpu_seconds();
+    a.device_fps = rates_.device_fps();
+    a.cpu_busy = cpu_busy_.load();
+    bool taken = false;
+    while (!taken && mixed::cpu_takes(a)) taken = cpu_busy_.compare_exchange_weak(a.cpu_busy, a.cpu_busy + 1);
+    if (taken && !cpu_workers_started_.exchange(true)) add_cpu_workers();
+    return taken;
   }
 
-  // One of the mixed_device_frames() device turns for a frame's non-temporal twins, if one is free.
-  bool take_device_turn() {
-    unsigned n = device_busy_.load();
-    while (n < mixed_device_frames())
-      if (device_busy_.compare_exchange_weak(n, n + 1)) return true;
-    return false;
+  // The CPU's first frame after the split: cpu_cap_ more workers, for the CPU's frames, so that the
+  // device keeps as many feeding workers as before. Not while the workers are being stopped (that
+  // holds workers_mutex_ while it joins them): fewer workers are slower, never different.
+  void add_cpu_workers() {
+    std::unique_lock lock(workers_mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) return;
+    try {
+      for (unsigned i = 0; i < cpu_cap_; ++i) workers_.emplace_back([this] { work(); });
+    } catch (const std::system_error&) {
+    }
   }
 
   // A mixed run's frame. Before the split (and in host slots) every context runs on the CPU. From the
   // split on, the frame is uploaded when a twin needs it; temporal twins take it in turn, and its
-  // non-temporal contexts run on their twins when a device turn is free, else on the CPU. A temporal
-  // context's CPU instance runs its frames up to cpu_until; the twin's work is collected before any
-  // CPU work of the frame, so a frame computed on the CPU never holds up the device's chain.
+  // non-temporal contexts run on their twins unless the policy gives the frame to the CPU
+  // (take_cpu_frame). A temporal context's CPU instance runs its frames up to cpu_until; the twin's
+  // work is collected before any CPU work of the frame, so a frame computed on the CPU never holds up
+  // the device's chain. The CPU's time per frame and the device's completions feed the policy's rates.
   void process_mixed(const Picture& ref, const Picture& dist, unsigned index, FrameSlot* slot) {
+    const double started = seconds_now();
     const bool sampled = cfg_.subsample <= 1 || index % cfg_.subsample == 0;
     const unsigned split = slot ? wait_split() : ~0u;
     const bool shared = index >= split;
-    bool on_device = shared && non_temporal_twins_ && take_device_turn();
-    struct Turn {
-      std::atomic<unsigned>* busy;
-      ~Turn() {
-        if (busy) --*busy;
+    struct Count {
+      std::atomic<unsigned>* n = nullptr;
+      ~Count() {
+        if (n) --*n;
       }
-    } turn{on_device ? &device_busy_ : nullptr}, cpu_turn{nullptr};
-    if (shared && non_temporal_twins_ && !on_device) {
-      if (take_cpu_turn()) cpu_turn.busy = &cpu_busy_;
-      else on_device = true;  // beyond the device turns: more frames in flight there
+    } cpu_place, in_flight;
+    bool on_device = shared && non_temporal_twins_;
+    if (on_device && take_cpu_frame(index)) {
+      cpu_place.n = &cpu_busy_;
+      on_device = false;
+    }
+    if (on_device) {
+      ++device_in_flight_;
+      in_flight.n = &device_in_flight_;
     }
     auto twin_runs = [&](const Context& c) {
       return shared && c.twin && (c.info->spec->temporal || (on_device && runs(c, sampled)));
@@ -562,10 +615,15 @@ struct Session::Impl {
         }
       }
     }
-    if (turn.busy) {
-      --device_busy_;
-      turn.busy = nullptr;
+    if (on_device) {
+      rates_.device_frame(seconds_now());
+      ++device_after_split_;
+      in_flight.n = nullptr;
+      --device_in_flight_;
     }
+    // Contexts without a twin (clip aggregates) run here on every frame; the others when the frame is
+    // the CPU's.
+    const double cpu_started = seconds_now();
     for (auto& c : contexts_)
       if (!c->info->spec->temporal && !twin_runs(*c) && runs(*c, sampled)) {
         if (slot) slot->host_pictures();
@@ -573,6 +631,11 @@ struct Session::Impl {
         c->extractor->extract(ref, dist, index, sink);
         ++c->cpu_frames;
       }
+    if (on_device || !sampled) return;
+    // The CPU's time for a whole frame on one worker: a frame before the split from its start (its
+    // temporal contexts included), a frame after from its CPU work.
+    rates_.cpu_frame(seconds_now() - (shared ? cpu_started : started));
+    if (shared) ++cpu_after_split_;
   }
 
   // Runs a temporal context's CPU instance on frame `index` in turn, when the frame is one it extracts
@@ -595,6 +658,16 @@ struct Session::Impl {
   // what.
   void flush_mixed() {
     const unsigned n = submitted_;
+    if (startup_report_wanted() && split_known_) {
+      const auto cpu = rates_.cpu_seconds();
+      const auto fps = rates_.device_fps();
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "after the split: %u frames on the device, %u on the CPU (the CPU %.1f ms a frame a worker, "
+                    "the device %.0f frames/s)",
+                    device_after_split_.load(), cpu_after_split_.load(), cpu ? *cpu * 1000 : 0.0, fps ? *fps : 0.0);
+      startup_step(text);
+    }
     for (auto& c : contexts_) {
       const bool temporal = c->info->spec->temporal;
       if (!temporal || c->turn > 0) {
@@ -834,7 +907,12 @@ struct Session::Impl {
       bool fed = false;
       {
         std::unique_lock lock(mutex_);
-        queued_cv_.wait(lock, [&] { return !queue_.empty() || closing_ || can_feed(); });
+        // A worker holding a frame back for the device looks again now and then: the device may be
+        // later than expected, and the CPU then goes on.
+        while (!(!queue_.empty() || closing_ || can_feed())) {
+          if (holding_for_device()) queued_cv_.wait_for(lock, std::chrono::milliseconds(2));
+          else queued_cv_.wait(lock);
+        }
         if (!queue_.empty()) {
           q = queue_.front();
           queue_.pop_front();
@@ -878,6 +956,9 @@ struct Session::Impl {
         if (cfg_.progress) cfg_.progress(done, 0);
       }
       done_with(q.slot);
+      // A worker that computed a frame of a host slot after the switch retires, while there are more
+      // workers than --backend cuda's (see publish_device); the others feed the device.
+      if (mixed_ && q.slot < cpu_slots_ && retire_.load() > 0 && switched() && retire()) return;
     }
   }
 
@@ -901,7 +982,8 @@ struct Session::Impl {
   // Whether a worker should take the feeder's next frame (mutex_ held): with free slots and nothing
   // queued, unless the frames must be taken in turn while the feeding thread also reads (see feed()).
   bool can_feed() const {
-    return feeder_ && !feed_over_ && !aborted_ && !free_.empty() && (!ordered_ || !reading_ahead_);
+    return feeder_ && !feed_over_ && !aborted_ && !free_.empty() && (!ordered_ || !reading_ahead_) &&
+           !holding_for_device();
   }
 
   // The feeder's next frame into slot q.slot; false when there is none (the feed is then over).
@@ -959,6 +1041,7 @@ struct Session::Impl {
       if (finished_) throw Error("the session is finished: no more frames can be pushed");
       feeder_ = &feeder;
       feed_over_ = false;
+      expected_ = feeder.frames_expected();
       // Only with a core to spare for it: where every core already runs a worker, workers reading
       // their own frames (cache-warm, in parallel) cost less than one more thread handing them over.
       reading_ahead_ = !mixed_ && !pipeline_ && workers_.size() < std::max(1u, std::thread::hardware_concurrency());
@@ -1124,9 +1207,19 @@ struct Session::Impl {
   bool mixed_ = false;
   std::thread device_thread_;
   std::atomic<bool> device_cancel_{false};
-  std::atomic<unsigned> device_busy_{0};  // frames whose non-temporal contexts run on twins now
-  std::atomic<unsigned> cpu_busy_{0};     // frames after the split whose non-temporal contexts run on the CPU
-  bool non_temporal_twins_ = false;       // some non-temporal context has a twin (set before switched_)
+  const std::chrono::steady_clock::time_point opened_ = std::chrono::steady_clock::now();
+  mixed::Rates rates_;
+  unsigned cpu_cap_ = 0;                        // CPU frames at once after the split (mixed::cpu_cap)
+  bool cpu_cap_forced_ = false;
+  double setup_estimate_ = 0;                   // seconds (mixed::setup_estimate)
+  std::atomic<unsigned> expected_{0};           // frames the feeder expects (0: unknown)
+  std::atomic<unsigned> device_in_flight_{0};   // frames whose non-temporal contexts run on twins now
+  std::atomic<unsigned> cpu_busy_{0};           // frames after the split whose non-temporal contexts run on the CPU
+  std::atomic<unsigned> device_after_split_{0}, cpu_after_split_{0};  // frames after the split, each side's
+  std::atomic<unsigned> retire_{0};             // workers still to retire (publish_device)
+  std::atomic<bool> cpu_workers_started_{false};  // add_cpu_workers() ran
+  std::atomic<bool> split_ready_{false};        // split_known_, read without mutex_
+  bool non_temporal_twins_ = false;             // some non-temporal context has a twin (set before switched_)
 
   std::mutex mutex_;  // guards everything below but the atomics
   std::condition_variable free_cv_, queued_cv_, idle_cv_;
@@ -1150,6 +1243,9 @@ struct Session::Impl {
   unsigned host_end_ = 0;
   bool split_known_ = false;
   unsigned split_ = 0;
+  // Before the switch: when the device is expected to be ready (seconds since opened_), once its check
+  // has passed; workers start a frame on the CPU only if they finish it by then (holding_for_device).
+  std::optional<double> ready_at_;
   std::condition_variable split_cv_;
   // Frames kept: all unless a fed frame could not be read (then that frame's index).
   std::atomic<unsigned> frames_kept_{~0u};

@@ -37,6 +37,8 @@ class FrameFeeder {
   // the device slot the pictures belong to (null for host pictures), whose device_target()s may take
   // frames decoded on its device instead.
   virtual std::optional<unsigned> next(Picture& ref, Picture& dist, FrameSlot* slot) = 0;
+  // The frames it expects to give (0: unknown, e.g. a pipe); --backend auto's scheduling uses it.
+  virtual unsigned frames_expected() const { return 0; }
 };
 
 // Computes every frame `feeder` gives on the session's workers, until it has no more or a frame failed;

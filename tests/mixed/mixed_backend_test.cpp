@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <random>
 #include <string>
@@ -61,6 +62,9 @@ void copy_picture(const Picture& from, Picture& to) {
 // decoded on the device without it being copied back).
 std::atomic<unsigned> g_taken{0}, g_unpacked_for_device{0}, g_unpacked_for_host{0};
 bool g_skip_host_pictures = false;
+// The stand-in device's time per frame (microseconds a frame's wait() takes, each slot on its own, as
+// frames in flight on a device overlap): 0 unless a test sets it.
+std::atomic<unsigned> g_device_frame_us{0};
 
 void unpack(const DeviceFrame& f, Picture& to) { unpack_surface(f.plane, f.pitch, f.layout, to); }
 
@@ -81,7 +85,10 @@ class FakeSlot final : public FrameSlot {
     }
     uploaded_ = true;
   }
-  void wait() override { uploaded_ = false; }
+  void wait() override {
+    if (uploaded_ && g_device_frame_us) std::this_thread::sleep_for(std::chrono::microseconds(g_device_frame_us.load()));
+    uploaded_ = false;
+  }
   bool uploaded() const { return uploaded_; }
   const Picture& device_ref() const { return device_[0]; }
   const Picture& device_dist() const { return device_[1]; }
@@ -481,6 +488,101 @@ TEST(MixedRun, FileRunEqualsCpu) {
   EXPECT_EQ(receipt_of(alone, "motion2"), "float_motion");
   EXPECT_TRUE(alone.show_receipt);
   std::filesystem::remove_all(dir);
+}
+
+// A clip as y4m files in a temporary folder (removed with it).
+struct ClipFiles {
+  std::filesystem::path dir;
+  std::string ref, dist;
+  explicit ClipFiles(const Clip& clip) {
+    dir = std::filesystem::temp_directory_path() / ("vqtwin_mixed_files_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    ref = write(clip.ref, "ref.y4m");
+    dist = write(clip.dist, "dist.y4m");
+  }
+  ~ClipFiles() { std::filesystem::remove_all(dir); }
+  std::string write(const std::vector<Picture>& pics, const std::string& name) const {
+    const PictureFormat& f = pics.front().format();
+    std::ofstream out(dir / name, std::ios::binary);
+    out << "YUV4MPEG2 W" << f.width << " H" << f.height << " F25:1 Ip A1:1 C420jpeg\n";
+    for (const Picture& p : pics) {
+      out << "FRAME\n";
+      for (int pl = 0; pl < 3; ++pl)
+        for (int y = 0; y < p.height(pl); ++y)
+          out.write(static_cast<const char*>(p.data(pl)) + std::ptrdiff_t(y) * p.stride_bytes(pl), p.width(pl));
+    }
+    return (dir / name).string();
+  }
+};
+
+// "A on X frames, B on Y": Y (the CPU's frames of a non-temporal context), or -1.
+long cpu_frames_in(const std::string& receipt) {
+  const std::size_t at = receipt.rfind(" on ");
+  if (at == std::string::npos || receipt.find("_fake on ") == std::string::npos) return -1;
+  return std::strtol(receipt.c_str() + at + 4, nullptr, 10);
+}
+
+// "A on frames K..N-1, B on frames 0..K-1": K, or -1.
+long handover_in(const std::string& receipt) {
+  const std::size_t at = receipt.find(" on frames ");
+  return at == std::string::npos ? -1 : std::strtol(receipt.c_str() + at + 11, nullptr, 10);
+}
+
+double seconds_of(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The scheduling with costs: the stand-in device starts 15 ms into the run and takes 3 ms a frame
+// (frames in flight overlap), and the CPU is told to take frames after the split wherever it finishes
+// them before the device would finish the clip (VQTWIN_AUTO_CPU_FRAMES=2: its rates decide, not whether
+// it is worth it). The CPU and the device both compute frames after the split, every value is the CPU
+// run's bit for bit (temporal features handed over with their overlap, the models), and the run takes
+// no longer than the CPU alone would, with a wide allowance (a loaded CI machine); the makespan bound
+// itself is tests/mixed/auto_policy_test.cpp's, on a simulated clock.
+TEST(MixedRun, CpuAndDeviceShareFramesAfterTheSplit) {
+  const Clip clip = make_clip(96, 72, 8, 150);
+  const ClipFiles files(clip);
+  RunConfig rc;
+  rc.reference = files.ref;
+  rc.distorted = files.dist;
+  rc.threads = 3;
+  rc.models = {"version=vmaf_v0.6.1", "version=vmaf_float_v0.6.1:name=vmaf_float"};
+  rc.features = {"motion=motion_five_frame_window=true:motion_moving_average=true", "float_motion=debug=true",
+                 "float_ssim", "psnr"};
+  Results cpu;
+  const double cpu_s = seconds_of([&] { run(rc, cpu); });
+  ::setenv("VQTWIN_AUTO_FRAMES_PER_THREAD", "0", 1);
+  ::setenv("VQTWIN_AUTO_CPU_FRAMES", "2", 1);
+  g_device_frame_us = 3000;
+  bool shared = false;
+  double auto_s = 0;
+  for (int attempt = 0; attempt < 4 && !shared; ++attempt) {
+    use_fake_device();
+    std::thread opener([] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(15));
+      open_gate();
+    });
+    RunConfig ra = rc;
+    ra.backend = Backend::kAuto;
+    Results mixed;
+    auto_s = seconds_of([&] { run(ra, mixed); });
+    opener.join();
+    ASSERT_EQ(difference(cpu, mixed), "") << "attempt " << attempt;
+    // The split: motion2's handover (vmaf_v0.6.1's integer motion: two frames after it).
+    const long handover = handover_in(receipt_of(mixed, "integer_motion2"));
+    const long vif_cpu = cpu_frames_in(receipt_of(mixed, "integer_vif_scale0"));
+    if (std::getenv("VQTWIN_TEST_SHOW_RECEIPT"))
+      std::printf("  %.3f s: motion2 %s; vif %s\n", auto_s, receipt_of(mixed, "integer_motion2").c_str(),
+                  receipt_of(mixed, "integer_vif_scale0").c_str());
+    shared = handover >= 2 && vif_cpu > handover - 2 && vif_cpu < long(clip.ref.size());
+  }
+  g_device_frame_us = 0;
+  ::unsetenv("VQTWIN_AUTO_CPU_FRAMES");
+  ::unsetenv("VQTWIN_AUTO_FRAMES_PER_THREAD");
+  EXPECT_TRUE(shared) << "no run had the CPU and the device both computing frames after the split";
+  EXPECT_LE(auto_s, 2 * cpu_s + 0.2) << "auto " << auto_s << " s, the CPU alone " << cpu_s << " s";
 }
 
 // Two fixture pairs (8-bit and 10-bit 4:2:0): VMAF, float VMAF, both motions.

@@ -1,14 +1,18 @@
 #!/bin/bash
 # What users run, timed as they run it: the vqtwin process from start to exit (start-up, reading y4m,
 # scoring vmaf_v0.6.1, writing the output), median of 3, for --backend cuda, --backend cpu --threads 16
-# and --backend auto. ONE device call (16 cores), about 3 to 4 minutes:
+# and --backend auto (and `autocpu`: auto with VQTWIN_AUTO_CPU_FRAMES=4, the CPU taking frames after the
+# device is ready wherever it finishes them in time, to see whether that helps on this host).
+# ONE device call (16 cores), under 3 minutes:
 #   bash tools/device/e2e_bench.sh [VQTWIN]        (default: bin/vqtwin beside this script, else vqtwin)
 # Inputs are made on the device (no ffmpeg there) with python3 + numpy into /dev/shm: a 1080p clip of
 # 1200 frames (60 and 600 are its first frames, --frame_cnt) and a 4K clip of 300 frames, 8-bit 4:2:0,
 # with motion; the distorted is the reference with noise and a darker band. Also: VQTWIN_REPORT_STARTUP
-# lines of a cuda and an auto run, auto's receipt, and auto == cpu bit for bit (--precision max JSON).
-# Targets: 1080p x60 auto no slower than cpu; 1080p x600 >= 2000 fps; x1200 >= 2500 fps; 4K x300 >= 700
-# fps; start-up to the first scored frame <= 100 ms.
+# lines of cuda and auto runs (with auto's split: frames after it on each side, the rates it measured),
+# auto's receipt, and auto == cpu bit for bit (--precision max JSON) on all four clips.
+# Targets: auto no slower than the better of cuda and cpu on every clip (2 % + 10 ms allowance);
+# 1080p x600 >= 2000 fps; x1200 >= 2500 fps; 4K x300 >= 700 fps; start-up to the first scored frame
+# <= 100 ms.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 V=${1:-$here/bin/vqtwin}
@@ -51,24 +55,26 @@ PY
 
 # The start-up steps, once cold-ish and once warm, for cuda and auto (1080p, 60 frames).
 # (auto x60 is short enough to run on the CPU alone; auto x600 starts the device and shares the frames.)
-for bn in cuda:60 auto:60 auto:600; do
-  b=${bn%:*} n=${bn#*:}
-  echo "--- VQTWIN_REPORT_STARTUP=1 VQTWIN_REPORT_DEVICE_BUSY=1 --backend $b, 1080p x$n (threads 16):"
-  VQTWIN_REPORT_STARTUP=1 VQTWIN_REPORT_DEVICE_BUSY=1 "$V" -q -r $D/hd_ref.y4m -d $D/hd_dist.y4m --frame_cnt $n \
+for bn in cuda:hd:60 auto:hd:60 auto:hd:600 cuda:uhd:300 auto:uhd:300; do
+  IFS=: read -r b stem n <<<"$bn"
+  echo "--- VQTWIN_REPORT_STARTUP=1 VQTWIN_REPORT_DEVICE_BUSY=1 --backend $b, $stem x$n (threads 16):"
+  VQTWIN_REPORT_STARTUP=1 VQTWIN_REPORT_DEVICE_BUSY=1 "$V" -q -r $D/${stem}_ref.y4m -d $D/${stem}_dist.y4m --frame_cnt $n \
     --backend $b --threads 16 -o /dev/null --json 2>&1 | grep -E "start-up|busy|warning|error"
 done
 
-# auto == cpu, bit for bit, and auto's receipt.
-for n in 60 600; do
-  "$V" -q -r $D/hd_ref.y4m -d $D/hd_dist.y4m --frame_cnt $n --threads 16 --precision max --json -o "$OUT/cpu.json"
-  "$V" -q -r $D/hd_ref.y4m -d $D/hd_dist.y4m --frame_cnt $n --threads 16 --precision max --json -o "$OUT/auto.json" --backend auto
-  python3 - "$OUT/cpu.json" "$OUT/auto.json" $n <<'PY'
+# auto == cpu, bit for bit, and auto's receipt, on the four clips.
+for sn in hd:60 hd:600 hd:1200 uhd:300; do
+  stem=${sn%:*} n=${sn#*:}
+  "$V" -q -r $D/${stem}_ref.y4m -d $D/${stem}_dist.y4m --frame_cnt $n --threads 16 --precision max --json -o "$OUT/cpu.json"
+  "$V" -q -r $D/${stem}_ref.y4m -d $D/${stem}_dist.y4m --frame_cnt $n --threads 16 --precision max --json -o "$OUT/auto.json" --backend auto
+  python3 - "$OUT/cpu.json" "$OUT/auto.json" $stem $n <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 receipt = b.get('backends')
 for d in (a, b):
     for k in ('fps', 'version', 'backends'): d.pop(k, None)
-print(f"auto == cpu bit for bit, 1080p x{sys.argv[3]}: {'YES' if a == b else 'NO (DIFFERENT)'}; auto's receipt: {json.dumps(receipt)}")
+names = sorted({v for v in (receipt or {}).values()})
+print(f"auto == cpu bit for bit, {sys.argv[3]} x{sys.argv[4]}: {'YES' if a == b else 'NO (DIFFERENT)'}; auto's receipt: {json.dumps(names)}")
 PY
 done
 
@@ -78,10 +84,9 @@ v, d = sys.argv[1], sys.argv[2]
 cases = [("1080p", "hd", 60), ("1080p", "hd", 600), ("1080p", "hd", 1200), ("4K", "uhd", 300)]
 backends = [("cuda", ["--backend", "cuda", "--threads", "16"]), ("cpu16", ["--backend", "cpu", "--threads", "16"]),
             ("auto", ["--backend", "auto", "--threads", "16"]),
-            # auto's knobs, to choose their defaults: more frames on the device at once (default 8), and no
-            # frame computed on the CPU after the device is ready (the CPU only bridges the start-up)
-            ("auto16", ["--backend", "auto", "--threads", "16", "VQTWIN_AUTO_DEVICE_FRAMES=16"]),
-            ("autodev", ["--backend", "auto", "--threads", "16", "VQTWIN_AUTO_CPU_FRAMES=0"])]
+            # auto's knob, to choose its default: up to 4 frames on the CPU after the device is ready wherever
+            # they finish in time, even where the CPU's workers add less than half the device's rate
+            ("autocpu", ["--backend", "auto", "--threads", "16", "VQTWIN_AUTO_CPU_FRAMES=4"])]
 targets = {("1080p", 600): 2000, ("1080p", 1200): 2500, ("4K", 300): 700}
 import os
 rows, times = [], {}
@@ -104,14 +109,18 @@ for size, stem, n in cases:
         rows.append((size, n, name, med, 0 if failed else n / med))
         print(f"  {size} x{n} {name}: {' '.join(f'{r:.3f}' for r in runs)} s", flush=True)
 print()
-print(f"{'clip':<12}{'backend':<8}{'median s':>10}{'fps':>9}  target (auto; auto16: VQTWIN_AUTO_DEVICE_FRAMES=16, autodev: VQTWIN_AUTO_CPU_FRAMES=0)")
+print(f"{'clip':<12}{'backend':<8}{'median s':>10}{'fps':>9}  target (auto, autocpu: VQTWIN_AUTO_CPU_FRAMES=4)")
+met = missed = 0
 for size, n, name, med, fps in rows:
     note = "FAILED" if fps == 0 else ""
-    if name == "auto" and fps:
-        if (size, n) == ("1080p", 60):
-            cpu = times.get((size, n, "cpu16"))
-            note = f"<= cpu16 ({cpu:.3f} s): {'MET' if cpu and med <= cpu * 1.02 else 'MISSED'}"
-        elif (size, n) in targets:
-            note = f">= {targets[(size, n)]} fps: {'MET' if fps >= targets[(size, n)] else 'MISSED'}"
+    if name in ("auto", "autocpu") and fps:
+        best = min(times.get((size, n, "cuda"), 1e9), times.get((size, n, "cpu16"), 1e9))
+        ok = med <= best * 1.02 + 0.010
+        note = f"<= min(cuda, cpu16) ({best:.3f} s) + 2 % + 10 ms: {'MET' if ok else 'MISSED'}"
+        if name == "auto":
+            met, missed = met + ok, missed + (not ok)
+        if name == "auto" and (size, n) in targets:
+            note += f"; >= {targets[(size, n)]} fps: {'MET' if fps >= targets[(size, n)] else 'MISSED'}"
     print(f"{size + ' x' + str(n):<12}{name:<8}{med:>10.3f}{fps:>9.0f}  {note}")
+print(f"auto never slower than the better backend: {met} of {met + missed} clips")
 PY
