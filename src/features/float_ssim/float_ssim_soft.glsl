@@ -47,12 +47,6 @@ uint64_t rn_int(uint64_t p, int bits) {
 uint64_t mant_of(uint bits) { return (bits & 0x7F800000u) == 0u ? 0ul : uint64_t((bits & 0x7FFFFFu) | 0x800000u); }
 int exp_of(uint bits) { return int((bits >> 23) & 0xFFu) - 150; }
 
-// RN_fp32(a * b) of two floats >= 0: the 48-bit product of the mantissas rounded once.
-uint fmul(uint a, uint b) {
-  const uint64_t ma = mant_of(a), mb = mant_of(b);
-  return float_of(ma * mb, exp_of(a) + exp_of(b), false);
-}
-
 // A double >= 0 as M * 2^E (M < 2^53).
 struct Soft64 {
   uint64_t m;
@@ -71,28 +65,8 @@ uint64_t place(uint64_t m, int e, int at, inout bool sticky) {
   return m >> (-sh);
 }
 
-// RN_fp64(acc + t) for acc, t >= 0: the exact sum, placed with its top bit at bit 62 or 63 of a
-// uint64 (each addend's cut-off bits lie below the rounding position, so they act only as sticky),
-// rounded to 53 significant bits. Planted bugs: `to24` (rounded to 24 bits, an fp32 sum); `past_bound`
-// (the larger addend placed at bit 63: the sum of two such overflows 64 bits).
-Soft64 add64(Soft64 acc, uint64_t m, int e, bool to24, bool past_bound) {
-  if (m == 0ul) return acc;
-  if (acc.m == 0ul) return Soft64(m, e);
-  const int top = max(acc.e + msb64(acc.m), e + msb64(m));
-  const int at = top - (past_bound ? 63 : 62);  // the unit of bit 0
-  bool sticky = false;
-  const uint64_t s = place(acc.m, acc.e, at, sticky) + place(m, e, at, sticky);
-  const int bits = to24 ? 24 : 53;
-  const int drop = msb64(s) + 1 - bits;
-  const uint64_t lo = s & ((uint64_t(1) << drop) - 1ul), tie = uint64_t(1) << (drop - 1);
-  uint64_t kept = s >> drop;
-  if (lo > tie || (lo == tie && (sticky || (kept & 1ul) != 0ul))) kept += 1ul;
-  return Soft64(kept, at + drop);
-}
-
-// ---- The hot loops' forms: 32-bit integer operations where the operands are known normalised. ----
-// They compute the same roundings as the general functions above for the values the Gaussian passes
-// meet (+0 or positive normal, docs/exactness.md), with no bit search (msb64) and no 64-bit multiply.
+// ---- The Gaussian passes' steps: operands known normalised (+0 or positive normal, docs/exactness.md),
+// so no bit search (msb64) and no 64-bit multiply is needed. ----
 
 // RN_fp32(a * b) of two floats that are +0 or positive normal, with a normal product (float bits). The
 // 24-bit mantissas' product P (umulExtended: hi:lo) has its top bit at 47 or 46; the 24 bits from the
@@ -123,7 +97,7 @@ uint float_of_double_bits(uvec2 w) {
 }
 
 // A double >= 0 kept normalised: M in [2^52, 2^53) (or 0), value M * 2^E.
-// RN_fp64(acc + t) for a float t that is +0 or positive normal (add64 above with both tops known):
+// RN_fp64(acc + t) for a float t that is +0 or positive normal:
 // the larger addend's top bit goes to bit 62 (bit 63 under the planted `past_bound`), the sum's top is
 // at bit 62 or 63, and 10 or 11 bits are dropped, so the smaller addend's cut-off bits (kept as
 // sticky) decide only ties. `to24`: the planted fp32 sum (rounded to 24 bits, then renormalised).
