@@ -11,7 +11,7 @@
 #   4. the CLI: --feature float_ssim (default, enable_lcs, scale=1, enable_db:clip_db) on --backend vulkan,
 #      both paths, against --backend cpu at --precision max on every fixture pair.
 #   STAGE=.device-final bash tools/device/ssim_speed_checks.sh
-# Knobs: HARNESS_ARGS (default --quick --phases small,options,pairs,large), SHARDS (8), REPS (20).
+# Knobs: HARNESS_ARGS (default --quick --phases small,options,pairs,large), SHARDS (12), REPS (20).
 # One SUMMARY line per step, all again at the end (speed_summary.txt in $OUT; logs in ssim_logs.tar.gz).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -42,9 +42,9 @@ grep -E "float_(ms_)?ssim" "$OUT/twin_device_time.log" | sed 's/^/SUMMARY:   /' 
 # 2. The harness, both paths, in SHARDS parallel shards each.
 for path in device nofp64; do
   nofp64=$([ $path = nofp64 ] && echo 1 || echo 0)
-  pids=(); n=${SHARDS:-8}
+  pids=(); n=${SHARDS:-12}
   for k in $(seq 0 $((n - 1))); do
-    VQTWIN_VULKAN_NO_FP64=$nofp64 timeout 150 "$bin/twin_harness" --backend vulkan \
+    VQTWIN_VULKAN_NO_FP64=$nofp64 timeout 90 "$bin/twin_harness" --backend vulkan \
       ${HARNESS_ARGS:---quick --phases small,options,pairs,large} --fixtures "$fx" --only float_ssim_vulkan \
       --shard $k/$n >"$OUT/harness_${path}_$k.log" 2>&1 & pids+=($!)
   done
