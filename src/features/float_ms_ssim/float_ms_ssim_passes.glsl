@@ -50,8 +50,7 @@ double ms_to_double(Num v) {
 }
 Acc acc_zero() { return 0.0; }
 Acc acc_add(Acc acc, uint t) {
-  // A normal float widens exactly on the device too; zeros and subnormals in integers (no denormal mode).
-  precise double r = acc + ((t & 0x7F800000u) != 0u ? double(uintBitsToFloat(t)) : ms_to_double(ms_unpack32(t)));
+  precise double r = acc + ms_to_double(ms_unpack32(t));
   if (pc.planted == 1u) r = double(float(r));
   return r;
 }

@@ -50,27 +50,8 @@ uint ms_round32(Num v) {
   return sign | (uint(e + 150) << 23) | (uint(m) & 0x7FFFFFu);
 }
 
-// RN_fp32(a * b): the exact 48-bit product of the mantissas rounded once (sign: exclusive or). Most
-// operands are normal with a normal product: then 32-bit operations do it (umulExtended: the product's
-// top bit at 47 or 46, its top 24 bits kept, the rest rounding half to even; the round-up added to the
-// float's bits carries a full mantissa into the exponent as IEEE's does). An exponent field of at least
-// 1 before rounding means an exact product of at least 2^-126, so the 24-bit rounding is IEEE's; a zero
-// or subnormal operand, or a smaller product, takes the general form below.
+// RN_fp32(a * b): the exact 48-bit product of the mantissas rounded once (sign: exclusive or).
 uint ms_fmul(uint a, uint b) {
-  const uint fa = (a >> 23) & 0xFFu, fb = (b >> 23) & 0xFFu;
-  if (fa != 0u && fb != 0u) {
-    uint hi, lo;
-    umulExtended((a & 0x7FFFFFu) | 0x800000u, (b & 0x7FFFFFu) | 0x800000u, hi, lo);
-    const bool top47 = hi >= 0x8000u;
-    const int field = int(fa) + int(fb) - 127 + (top47 ? 1 : 0);
-    if (field >= 1 && field <= 253) {
-      const uint kept = top47 ? (hi << 8) | (lo >> 24) : (hi << 9) | (lo >> 23);
-      const uint rest = top47 ? lo & 0xFFFFFFu : lo & 0x7FFFFFu;
-      const uint halfway = top47 ? 0x800000u : 0x400000u;
-      const uint up = (rest > halfway || (rest == halfway && (kept & 1u) != 0u)) ? 1u : 0u;
-      return ((a ^ b) & 0x80000000u) | ((uint(field) << 23) + (kept & 0x7FFFFFu) + up);
-    }
-  }
   const Num x = ms_unpack32(a), y = ms_unpack32(b);
   return ms_round32(Num(x.neg != y.neg, x.m * y.m, x.e + y.e));
 }
