@@ -1,57 +1,28 @@
 #version 450
-// float_ssim's Gaussian passes (math.hpp: gauss_pass, gauss_pass_products; ssim_core.cpp's order),
-// fp64 path: every fp32 product rounded in integers (fmul), every double addition on the fp64 unit
-// (`precise`, RoundingModeRTE for 64-bit floats), the result rounded to float once in integers (float_of). All values are
-// +0 or positive normal numbers (docs/exactness.md, float_ssim). `pass`:
-//   0 horizontal: planes r, d (plane_w wide) -> five rows of H (r, d, r*r, d*d, r*d) per source row;
-//   1 vertical: H (map_w wide, five planes one after the other) -> the five moments of each map pixel.
+// float_ssim's Gaussian passes (float_ssim_gauss_body.glsl), fp64 path: every double addition on the
+// fp64 unit (`precise`, RoundingModeRTE for 64-bit floats), the result rounded to float in integers.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_spirv_intrinsics : require
-#include "float_ssim_soft.glsl"
 
 // SPV_KHR_float_controls: RoundingModeRTE (capability 4467, execution mode 4462) for 64-bit floats.
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4467], 4462, 64);
 
-layout(local_size_x = 256) in;
-layout(std430, set = 0, binding = 0) readonly buffer A { uint a[]; };   // pass 0: r; pass 1: H
-layout(std430, set = 0, binding = 1) readonly buffer B { uint b[]; };   // pass 0: d
-layout(std430, set = 0, binding = 2) writeonly buffer Out { uint outv[]; };
-layout(push_constant) uniform Push {
-  uint pass, plane_w, rows, map_w, in_plane, out_plane;  // in_plane, out_plane: floats between moments
-  uint planted;  // float_ssim_vulkan_fp64_float_sum: each partial sum rounded to float (an fp32 sum)
-  uint g[11];    // the Gaussian taps, float bits
-} pc;
+#define Acc double
+Acc acc_zero();
+Acc acc_add(Acc acc, uint t);
+uint acc_float(Acc acc);
 
-// f32(sum_u f64(f32(x_u * g_u))) from a double 0, u ascending.
-uint pass_of(uint m, uint at, uint step) {
-  precise double acc = 0.0;
-  for (uint u = 0u; u < 11u; ++u) {
-    const uint k = at + u * step;
-    uint x;
-    if (pc.pass == 1u) x = a[m * pc.in_plane + k];
-    else if (m == 0u) x = a[k];
-    else if (m == 1u) x = b[k];
-    else if (m == 2u) x = fmul(a[k], a[k]);
-    else if (m == 3u) x = fmul(b[k], b[k]);
-    else x = fmul(a[k], b[k]);
-    const uint t = fmul(x, pc.g[u]);
-    acc = acc + double(uintBitsToFloat(t));  // exact widening; the addition rounds as the CPU's
-    if (pc.planted != 0u) acc = double(float(acc));
-  }
-  // The double's mantissa and exponent (acc is +0 or a positive normal number), rounded to float.
-  const uvec2 w = unpackDouble2x32(acc);
-  if ((w.y & 0x7FF00000u) == 0u) return 0u;
-  const uint64_t mant = (uint64_t(w.y & 0xFFFFFu) << 32) | uint64_t(w.x) | (uint64_t(1) << 52);
-  return float_of(mant, int((w.y >> 20) & 0x7FFu) - 1075, false);
+#include "float_ssim_gauss_body.glsl"
+
+Acc acc_zero() { return 0.0; }
+
+// acc + f64(t): the widening is exact; the addition rounds as the CPU's. Planted
+// float_ssim_vulkan_fp64_float_sum: each partial sum rounded to float (an fp32 sum).
+Acc acc_add(Acc acc, uint t) {
+  precise double s = acc + double(uintBitsToFloat(t));
+  if (pc.planted != 0u) s = double(float(s));
+  return s;
 }
 
-void main() {
-  const uint n = pc.rows * pc.map_w;
-  for (uint i = gl_GlobalInvocationID.x; i < n; i += gl_NumWorkGroups.x * 256u) {
-    const uint y = i / pc.map_w, x = i - y * pc.map_w;
-    const uint at = pc.pass == 0u ? y * pc.plane_w + x : y * pc.map_w + x;
-    const uint step = pc.pass == 0u ? 1u : pc.map_w;
-    for (uint m = 0u; m < 5u; ++m) outv[m * pc.out_plane + i] = pass_of(m, at, step);
-  }
-}
+uint acc_float(Acc acc) { return float_of_double_bits(unpackDouble2x32(acc)); }

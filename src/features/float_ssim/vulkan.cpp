@@ -1,16 +1,24 @@
 // float_ssim_vulkan: the float_ssim front (parameters, geometry, refusals, dB) on moments computed on a
-// Vulkan device with the CPU reference's arithmetic, bit for bit, on either float path:
-//   1. raw luma -> the float plane the SSIM runs on, converted (scale 1) or box-decimated (every scale
-//      up to 128), one invocation per output: the CPU's fp32 products summed exactly as an int64 in
-//      units of 2^-45 and rounded to float once (float_ssim_decimate.comp; decimate_exact.hpp's
-//      lemma), integer arithmetic only, the same on both paths;
-//   2. the horizontal and 3. vertical Gaussian passes of r, d, r*r, d*d, r*d: fp32 products rounded in
-//      integers, the 11 double additions on the fp64 unit (fp64 path, float_ssim_gauss_fp64.comp) or
-//      as exact integer sums rounded to 53 bits (fp64-free path, float_ssim_gauss_int.comp), each
-//      result rounded to float in integers;
-//   4. on the host, from the five moments of each map pixel: the CPU's own pixel_stats, sqrtf,
+// Vulkan device with the CPU reference's arithmetic, bit for bit, on either float path. Two dispatches a
+// frame (float_ssim_gauss_body.glsl):
+//   1. raw luma -> the float planes the SSIM runs on, converted (scale 1) or box-decimated (every scale
+//      up to 128): the CPU's fp32 products summed exactly as an int64 in units of 2^-45 and rounded to
+//      float once (float_ssim_box.glsl; decimate_exact.hpp's lemma), integer arithmetic only, the same
+//      on both paths; kept in shared memory with the products r*r, d*d, r*d, and in the same dispatch
+//      the horizontal Gaussian pass of r, d, r*r, d*d, r*d;
+//   2. the vertical pass.
+//   Each pass's fp32 products are rounded in integers; its 11 double additions run on the fp64 unit
+//   (fp64 path, float_ssim_gauss_fp64.comp) or as exact integer sums rounded to 53 bits (fp64-free path,
+//   float_ssim_gauss_int.comp); each result is rounded to float in integers.
+//   3. on the host, from the five moments of each map pixel: the CPU's own pixel_stats, sqrtf,
 //      pixel_lcs_of (double divisions), raster-order double sums and means (math.hpp), then the front.
 // No driver division, square root or transcendental; no value is denormal (docs/exactness.md).
+// Work per frame, 3840x2160 8-bit at auto scale (8: a 480x270 plane, a 470x260 map), before and after
+// the planes moved into the first pass (docs/performance.md): 4 -> 2 dispatches, 3 -> 2 pipeline
+// barriers, the luma read by 2 dispatches -> 1 (16.6 MB either way), 2.1 MB of plane writes and reads
+// -> none (shared memory); per horizontal output 88 -> 55 fp32 products, read from shared memory; no
+// 64-bit multiply, bit search or % in an interior box or any Gaussian step. Unchanged: the horizontal
+// planes (2.5 MB written, read once), the moments (2.4 MB written, then copied to host memory).
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -41,22 +49,30 @@ std::size_t padded(std::size_t n) { return (n + 15) / 16 * 16; }
 // picture_copy's divisor as a power of two: sample = v * 2^-shift.
 int sample_shift(int bitdepth) { return bitdepth == 10 ? 2 : bitdepth == 12 ? 4 : bitdepth == 16 ? 8 : 0; }
 
-// The plane the SSIM runs on (float bits) from the raw luma `src` of a picture of `f`, into `out`.
+// The box decimation's push constants (float_ssim_box.glsl: Box) for the luma of a picture of `f`.
+struct BoxPush {
+  std::uint32_t width, height, stride_bytes, base_r, base_d, bytes_per_sample, scale, weight;
+  std::int32_t sample_shift;
+  std::uint32_t plant_mirror;
+};
 template <class R>
-void record_plane(const vulkan::Frame<R>& frame, const PictureFormat& f, const Geometry& g, vulkan::Range src,
-                  vulkan::Range out) {
-  struct DecimatePush {
-    std::uint32_t width, height, stride_bytes, base, bytes_per_sample, out_w, out_h, scale, weight;
-    std::int32_t sample_shift;
-    std::uint32_t planted;
-  };
-  const DecimatePush dp{std::uint32_t(f.width), std::uint32_t(f.height),
-                        std::uint32_t(frame.slot().ref().stride_bytes(0)), src.base,
-                        std::uint32_t(f.bytes_per_sample()), std::uint32_t(g.plane_w), std::uint32_t(g.plane_h),
-                        std::uint32_t(g.scale), std::bit_cast<std::uint32_t>(box_weight(g.scale)),
-                        sample_shift(f.bitdepth), vulkan::plant("float_ssim_vulkan_mirror") ? 1u : 0u};
-  frame.dispatch("float_ssim_decimate", {src, out}, dp, groups_for(std::size_t(g.plane_w) * std::size_t(g.plane_h)));
+BoxPush box_push(const vulkan::Frame<R>& frame, const PictureFormat& f, const Geometry& g, std::uint32_t base_r,
+                 std::uint32_t base_d) {
+  return {std::uint32_t(f.width),
+          std::uint32_t(f.height),
+          std::uint32_t(frame.slot().ref().stride_bytes(0)),
+          base_r,
+          base_d,
+          std::uint32_t(f.bytes_per_sample()),
+          std::uint32_t(g.scale),
+          std::bit_cast<std::uint32_t>(box_weight(g.scale)),
+          sample_shift(f.bitdepth),
+          vulkan::plant("float_ssim_vulkan_mirror") ? 1u : 0u};
 }
+
+// Plane columns a workgroup of the first pass forms, and the map columns it writes (float_ssim_gauss_body.glsl).
+constexpr unsigned kGroupColumns = 256, kGroupSpan = kGroupColumns - (kWindow - 1);
+constexpr unsigned kMaxRowGroups = 65535;  // the guaranteed maxComputeWorkGroupCount[1]; a loop beyond
 
 class FloatSsimVulkan final : public vulkan::StagedTwin<float> {
  public:
@@ -69,35 +85,40 @@ class FloatSsimVulkan final : public vulkan::StagedTwin<float> {
     format_ = f;
     fp64_ = vulkan::use_fp64(vulkan::device(vulkan::current_device()).features());
     const Geometry& g = front_.geometry();
-    const std::size_t plane = std::size_t(g.plane_w) * std::size_t(g.plane_h);
     map_ = std::size_t(g.map_w()) * std::size_t(g.map_h());
     map_stride_ = padded(map_);
     h_stride_ = padded(std::size_t(g.map_w()) * std::size_t(g.plane_h));
     plan.results(std::size_t(kMoments) * map_stride_);  // the five moments of every map pixel
-    ref_ = plan.scratch<std::uint32_t>(plane);
-    dist_ = plan.scratch<std::uint32_t>(plane);
     h_ = plan.scratch<std::uint32_t>(std::size_t(kMoments) * h_stride_);
   }
 
+  // Two dispatches: the planes from the raw luma and the horizontal pass (pass 0), the vertical pass (pass 1).
   void record(const vulkan::Frame<float>& frame) override {
     const Geometry& g = front_.geometry();
-    record_plane(frame, format_, g, frame.ref_plane(0), frame[ref_]);
-    record_plane(frame, format_, g, frame.dist_plane(0), frame[dist_]);
-    frame.compute_barrier();
     struct GaussPush {
       std::uint32_t pass, plane_w, rows, map_w, in_plane, out_plane, planted;
+      BoxPush box;
       std::uint32_t taps[kWindow];
     };
+    static_assert(sizeof(GaussPush) <= 128, "the push constants every device takes");
     const char* kernel = fp64_ ? "float_ssim_gauss_fp64" : "float_ssim_gauss_int";
     const std::uint32_t planted =
         vulkan::plant(fp64_ ? "float_ssim_vulkan_fp64_float_sum" : "float_ssim_vulkan_nofp64_float_sum") ? 1u
         : !fp64_ && vulkan::plant("float_ssim_vulkan_nofp64_sum_past_bound")                             ? 2u
                                                                                                          : 0u;
-    GaussPush gp{0, std::uint32_t(g.plane_w), std::uint32_t(g.plane_h), std::uint32_t(g.map_w()), 0,
-                 std::uint32_t(h_stride_), planted, {}};
+    const vulkan::Range ref = frame.ref_plane(0), dist = frame.dist_plane(0);
+    GaussPush gp{0,
+                 std::uint32_t(g.plane_w),
+                 std::uint32_t(g.plane_h),
+                 std::uint32_t(g.map_w()),
+                 0,
+                 std::uint32_t(h_stride_),
+                 planted,
+                 box_push(frame, format_, g, ref.base, dist.base),
+                 {}};
     for (int u = 0; u < kWindow; ++u) gp.taps[u] = std::bit_cast<std::uint32_t>(kGauss[u]);
-    frame.dispatch(kernel, {frame[ref_], frame[dist_], frame[h_]}, gp,
-                   groups_for(std::size_t(g.plane_h) * std::size_t(g.map_w())));
+    frame.dispatch(kernel, {ref, dist, frame[h_]}, gp, (unsigned(g.map_w()) + kGroupSpan - 1) / kGroupSpan,
+                   std::min(unsigned(g.plane_h), kMaxRowGroups));
     frame.compute_barrier();
     gp.pass = 1;
     gp.rows = std::uint32_t(g.map_h());
@@ -133,7 +154,7 @@ class FloatSsimVulkan final : public vulkan::StagedTwin<float> {
   PictureFormat format_{};
   bool fp64_ = false;
   std::size_t map_ = 0, map_stride_ = 0, h_stride_ = 0;
-  seam::Buffer<std::uint32_t> ref_, dist_, h_;  // the SSIM's planes (float bits); the horizontal pass
+  seam::Buffer<std::uint32_t> h_;  // the horizontal pass (five planes, float bits)
 };
 
 // The decimation alone, its plane as the results (device_hooks.hpp: the byte-for-byte plane check).
@@ -149,7 +170,15 @@ class PlaneVulkan final : public vulkan::StagedTwin<float> {
     plan.results(std::size_t(g_.plane_w) * std::size_t(g_.plane_h));
   }
   void record(const vulkan::Frame<float>& frame) override {
-    record_plane(frame, format_, g_, frame.ref_plane(0), frame.results());
+    const vulkan::Range src = frame.ref_plane(0);
+    struct DecimatePush {
+      BoxPush box;
+      std::uint32_t out_w, out_h;
+    };
+    const DecimatePush dp{box_push(frame, format_, g_, src.base, src.base), std::uint32_t(g_.plane_w),
+                          std::uint32_t(g_.plane_h)};
+    frame.dispatch("float_ssim_decimate", {src, frame.results()}, dp,
+                   groups_for(std::size_t(g_.plane_w) * std::size_t(g_.plane_h)));
   }
   void reduce(std::span<const float> plane, unsigned, FeatureSink&) override { out_.assign(plane.begin(), plane.end()); }
 
