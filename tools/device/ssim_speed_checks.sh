@@ -11,7 +11,7 @@
 #   4. the CLI: --feature float_ssim (default, enable_lcs, scale=1, enable_db:clip_db) on --backend vulkan,
 #      both paths, against --backend cpu at --precision max on every fixture pair.
 #   STAGE=.device-final bash tools/device/ssim_speed_checks.sh
-# Knobs: HARNESS_ARGS (default --quick --phases small,options,pairs,large), SHARDS (12), REPS (20).
+# Knobs: SKIP_TIMING, HARNESS_ARGS (default --quick --phases small,options,pairs,large), SHARDS (12), REPS (20).
 # One SUMMARY line per step, all again at the end (speed_summary.txt in $OUT; logs in ssim_logs.tar.gz).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -33,10 +33,11 @@ unset VQTWIN_VULKAN_NO_FP64
 { nvidia-smi -L 2>/dev/null || echo "no nvidia-smi"; "$bin/vqtwin" --list-devices 2>&1 | grep -E "^vulkan [0-9]|float twins" | head -4; } |
   tee "$OUT/machine.txt"
 
-# 1. Device time per frame (CUDA events, Vulkan timestamp queries; the upload excluded).
-timeout 120 "$bin/twin_device_time" --backend cuda,vulkan --paths device,nofp64 --twins float_ssim,float_ms_ssim \
+# 1. Device time per frame (CUDA events, Vulkan timestamp queries; the upload excluded). SKIP_TIMING=1
+# leaves it out (a caller that measures it alone first, before other work shares the device).
+[ "${SKIP_TIMING:-0}" = 1 ] || timeout 120 "$bin/twin_device_time" --backend cuda,vulkan --paths device,nofp64 --twins float_ssim,float_ms_ssim \
   --sizes 1920x1080,3840x2160 --depths 8,10 --reps "${REPS:-20}" >"$OUT/twin_device_time.log" 2>&1
-say "twin_device_time rc=$? (ms per frame: median mean min)"
+[ "${SKIP_TIMING:-0}" = 1 ] || say "twin_device_time rc=$? (ms per frame: median mean min)"
 grep -E "float_(ms_)?ssim" "$OUT/twin_device_time.log" | sed 's/^/SUMMARY:   /' | tee -a "$OUT/summary.txt"
 
 # 2. The harness, both paths, in SHARDS parallel shards each.
