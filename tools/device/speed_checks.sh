@@ -9,7 +9,8 @@
 #      and Vulkan's engine fps against CUDA's;
 #   3. --aom_ctc v7.0 and --nflx_ctc v1.0, 1080p 8-bit, 120 and 600 frames, whole process, cpu against cuda
 #      (both --threads 16), the ratio, and cuda's JSON against cpu's at --precision max;
-#   4. ciede, psnr_hvs and cambi alone (-n --feature X), 1080p 600 frames, cpu against cuda: whole process,
+#   4. the seven newer twins alone (FEATURES_ALONE, default ciede psnr_hvs cambi float_ansnr float_moment
+#      speed_chroma speed_temporal) (-n --feature X), 1080p 600 frames, cpu against cuda: whole process,
 #      start-up (a 1-frame run of the same command), the time once started (whole minus start-up) and the
 #      engine fps of the JSON, with the ratios of both.
 #   STAGE=.device-final bash tools/device/speed_checks.sh
@@ -159,7 +160,7 @@ fi
 
 # 4. Each feature alone, 600 frames; start-up from a 1-frame run of the same command.
 if ! skip features; then
-  for f in ciede psnr_hvs cambi; do
+  for f in ${FEATURES_ALONE:-ciede psnr_hvs cambi float_ansnr float_moment speed_chroma speed_temporal}; do
     late "$f alone" && continue
     line="-n --feature $f ${W}x${H} x$long:"
     declare -A whole=() start=() eng=()
