@@ -5,6 +5,7 @@
 // and the combination into the outputs (double, spec §9), in libvmaf's order. The CPU reference
 // (cpu.cpp) and the CUDA twin (cuda.cu) both hand it a frame's per-scale values.
 #include <array>
+#include <cstddef>
 #include <string>
 
 #include "core/extractor.hpp"
@@ -86,6 +87,30 @@ class Front {
     v.num = pooled_sum(rows_in_order(num_rows, n).data(), pr, settings_.noise_weight, settings_.p_norm);
     v.aim = pooled_sum(rows_in_order(aim_rows, n).data(), pr, 0.0, settings_.p_norm);
     return v;
+  }
+
+  // A frame's scores from the staged per-row totals of every scale, as the device twins stage them:
+  // scale k's rows start at row_offset[k] (den, num, aim: 3 x its pool rows each), its bands are
+  // band_w[k] x band_h[k]; with adm_skip_scale0 scale 0 holds nothing and gets libvmaf's 1e-10 guard.
+  FrameScores scores_from_rows(const float* staged, const std::size_t (&row_offset)[kScales],
+                               const int (&band_w)[kScales], const int (&band_h)[kScales]) const {
+    FrameScores sc;
+    for (int k = 0; k < kScales; ++k) {
+      if (k == 0 && skip_scale0_) {
+        sc.den[0] = 1e-10f;  // libvmaf's guard against 0/0 in adm_scale0 (as the CPU)
+        continue;
+      }
+      const Rect pr = pool_rect(band_w[k], band_h[k]);
+      const std::size_t pool_rows = std::size_t(pr.bottom - pr.top);
+      const float* rows = staged + row_offset[k];
+      const ScaleValues v = values_from_rows(rows, rows + 3 * pool_rows, rows + 6 * pool_rows, band_w[k], band_h[k]);
+      sc.num[k] = v.num;
+      sc.den[k] = v.den;
+      sc.aim[k] = v.aim;
+    }
+    sc.last_w = band_w[kScales - 1];
+    sc.last_h = band_h[kScales - 1];
+    return sc;
   }
 
   // Spec §9: double sums in scale order, the size-relative limit, aim clip, adm3.

@@ -192,23 +192,7 @@ class FloatAdmVulkan final : public vulkan::StagedTwin<float> {
   }
 
   void reduce(std::span<const float> staged, unsigned index, FeatureSink& out) override {
-    FrameScores sc;
-    for (int k = 0; k < kScales; ++k) {
-      if (k == 0 && front_.skip_scale0()) {
-        sc.den[0] = 1e-10f;  // libvmaf's guard against 0/0 in adm_scale0 (as the CPU)
-        continue;
-      }
-      const int pool_rows = pool_[k].bottom - pool_[k].top;
-      const float* rows = staged.data() + row_offset_[k];
-      const ScaleValues v = front_.values_from_rows(rows, rows + 3 * std::size_t(pool_rows),
-                                                    rows + 6 * std::size_t(pool_rows), bw_[k], bh_[k]);
-      sc.num[k] = v.num;
-      sc.den[k] = v.den;
-      sc.aim[k] = v.aim;
-    }
-    sc.last_w = bw_[kScales - 1];
-    sc.last_h = bh_[kScales - 1];
-    front_.emit(sc, index, out);
+    front_.emit(front_.scores_from_rows(staged.data(), row_offset_, bw_, bh_), index, out);
   }
 
   Front front_;
