@@ -83,6 +83,7 @@ for t in $TARGETS; do
   [ -d "$COMMITTED/$t" ] && extra+=("$COMMITTED/$t")  # read only: new inputs go to the first folder
   [ -n "$RUNS" ] && extra+=(-runs=$(((RUNS + JOBS - 1) / JOBS)))
   [ "$JOBS" -gt 1 ] && extra+=(-jobs="$JOBS" -workers="$JOBS")
+  merged_cov=""
   echo "== $t: ${SECONDS_PER_TARGET}s${RUNS:+, $RUNS executions}, $JOBS job(s)"
   rm -f fuzz-[0-9]*.log
   started=$(date +%s%N)
