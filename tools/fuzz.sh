@@ -44,6 +44,10 @@ mkdir -p "$BUILD"
 "$BIN/make_seeds" "$BUILD/fuzz-seeds"
 mkdir -p "$BUILD/fuzz-corpus" "$BUILD/fuzz-artifacts"
 
+# -entropic_scale_per_exec_time=1 (below): libFuzzer gives an input less of its time the slower it runs.
+# fuzz_options' large pictures cost a hundred times a small one; with it, 40 s from the seeds ran 9x the
+# executions and reached more coverage (cov 4673 against 4341). Nothing becomes unreachable: only the
+# order in which inputs are mutated changes.
 # The largest input each target is given (bytes): small pictures and models are enough to reach
 # every branch, and smaller inputs mean more executions.
 max_len() { case $1 in fuzz_options) echo 8192 ;; *) echo 65536 ;; esac; }
@@ -89,7 +93,7 @@ for t in $TARGETS; do
   started=$(date +%s%N)
   set +e
   "$BIN/$t" "$corpus" "$BUILD/fuzz-seeds/$t" "${extra[@]}" -max_total_time="$SECONDS_PER_TARGET" \
-    -max_len="$(max_len "$t")" -timeout=25 -rss_limit_mb=2560 -print_final_stats=1 \
+    -max_len="$(max_len "$t")" -timeout=25 -rss_limit_mb=2560 -print_final_stats=1 -entropic_scale_per_exec_time=1 \
     -artifact_prefix="$BUILD/fuzz-artifacts/$t-" >"$log" 2>&1
   rc=$?
   set -e
