@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the fuzz targets: input bytes as a descriptor (a regular in-memory file or a pipe, the
 // two kinds the readers treat differently), and a sink that keeps nothing.
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -14,30 +15,37 @@
 
 namespace vqtwin::fuzz {
 
-// A descriptor reading `bytes`. A pipe needs a writer: it runs on a thread joined by the caller
-// (PipeWriter's destructor), after the reader closed its end.
+// A descriptor reading `bytes`, made cheaply (the targets run it thousands of times a second): a
+// regular file is one in-memory file made once per process and rewritten for each input (the
+// reader gets a duplicate to close); a pipe is filled whole before the reader starts (its buffer is
+// grown to the input's size), so no writer thread is needed. The reader sees the same bytes and
+// the same kinds of descriptor either way; a pipe read returns what is in the buffer, so short
+// reads and the end of the stream still come as they do from a writer that has finished. Only an
+// input larger than the largest pipe buffer falls back to a writer thread (joined by the
+// destructor, after the reader closed its end).
 class InputFd {
  public:
   InputFd(std::string_view bytes, bool as_pipe) {
     if (!as_pipe) {
-      fd_ = ::memfd_create("fuzz", 0);
-      for (std::size_t at = 0; at < bytes.size();) {
-        const ssize_t n = ::write(fd_, bytes.data() + at, bytes.size() - at);
-        if (n <= 0) break;
-        at += std::size_t(n);
-      }
-      ::lseek(fd_, 0, SEEK_SET);
+      static const int file = ::memfd_create("fuzz", MFD_CLOEXEC);
+      if (file < 0) return;
+      write_all(file, bytes, true);
+      if (::ftruncate(file, off_t(bytes.size())) != 0 || ::lseek(file, 0, SEEK_SET) != 0) return;
+      fd_ = ::dup(file);
       return;
     }
     int fds[2];
-    if (::pipe(fds) != 0) return;
+    if (::pipe2(fds, O_CLOEXEC) != 0) return;
     fd_ = fds[0];
+    const int capacity = ::fcntl(fds[1], F_GETPIPE_SZ);
+    if (capacity >= 0 && bytes.size() > std::size_t(capacity)) (void)::fcntl(fds[1], F_SETPIPE_SZ, int(bytes.size()));
+    if (::fcntl(fds[1], F_GETPIPE_SZ) >= 0 && bytes.size() <= std::size_t(::fcntl(fds[1], F_GETPIPE_SZ))) {
+      write_all(fds[1], bytes, false);
+      ::close(fds[1]);
+      return;
+    }
     writer_ = std::thread([bytes, w = fds[1]] {
-      for (std::size_t at = 0; at < bytes.size();) {
-        const ssize_t n = ::write(w, bytes.data() + at, bytes.size() - at);
-        if (n <= 0) break;  // the reader closed early (EPIPE: SIGPIPE is ignored by the targets)
-        at += std::size_t(n);
-      }
+      write_all(w, bytes, false);  // stops early when the reader closed its end (EPIPE: SIGPIPE is ignored)
       ::close(w);
     });
   }
@@ -48,6 +56,15 @@ class InputFd {
   int release() { return fd_; }
 
  private:
+  static void write_all(int fd, std::string_view bytes, bool positional) {
+    for (std::size_t at = 0; at < bytes.size();) {
+      const ssize_t n = positional ? ::pwrite(fd, bytes.data() + at, bytes.size() - at, off_t(at))
+                                   : ::write(fd, bytes.data() + at, bytes.size() - at);
+      if (n <= 0) break;
+      at += std::size_t(n);
+    }
+  }
+
   int fd_ = -1;
   std::thread writer_;
 };

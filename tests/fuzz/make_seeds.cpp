@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "core/options.hpp"
 #include "core/registry.hpp"
+#include "vqtwin/error.hpp"
 #include "models/builtin_models.hpp"
 
 namespace fs = std::filesystem;
@@ -79,6 +81,21 @@ std::string g_text(double v) {
   return buf;
 }
 
+// Whether the extractor, with the options of `text`, accepts a w x h picture of format byte `fmt`
+// (as fuzz_options reads it).
+bool init_ok(const vqtwin::ExtractorInfo& info, const std::string& text, int fmt, int w, int h) {
+  static const vqtwin::ChromaFormat kChroma[] = {vqtwin::ChromaFormat::k420, vqtwin::ChromaFormat::k422,
+                                                 vqtwin::ChromaFormat::k444, vqtwin::ChromaFormat::k400};
+  static const int kDepths[] = {8, 10, 12, 16};
+  try {
+    const vqtwin::OptionValues values(info.spec->options, vqtwin::split_option_string(text, info.name), info.name);
+    info.create(values)->init(vqtwin::PictureFormat{w, h, kDepths[(fmt >> 2) & 3], kChroma[fmt & 3]});
+    return true;
+  } catch (const vqtwin::Error&) {
+    return false;
+  }
+}
+
 void option_seeds(const fs::path& dir) {
   // The order fuzz_options picks from: the CPU extractors of the registry.
   std::vector<const vqtwin::ExtractorInfo*> all;
@@ -99,12 +116,18 @@ void option_seeds(const fs::path& dir) {
       }
     }
     for (std::size_t t = 0; t < texts.size(); ++t, ++n) {
+      const int fmt = n % 16;  // chroma, depth (fuzz_options.cpp)
+      // 40x33, and 176x176 (the large range) where the extractor refuses 40x33 with these options
+      // and takes 176x176, and for each extractor's last text (paths that only large pictures
+      // take, e.g. more scales): large pictures cost a hundred times more under the sanitizers, so
+      // only these seeds have them (the fuzzer can still choose them for any extractor).
+      const bool large = t + 1 == texts.size() ||
+                         (!init_ok(*all[e], texts[t], fmt, 40, 33) && init_ok(*all[e], texts[t], fmt, 176, 176));
       std::string s;
       s += char(e);
-      s += char(n % 16);                  // format: chroma, depth
-      const bool large = t % 8 == 7 || t + 1 == texts.size();  // the multi-scale range too (fuzz_options.cpp)
-      s += char(large ? 0xC0 : 40);
-      s += char(large ? 0xC0 : 33);
+      s += char(fmt);
+      s += char(large ? 0xF0 : 40);
+      s += char(large ? 0xF0 : 33);
       s += texts[t];
       s += '\0';
       s += pattern(512, n);
@@ -113,13 +136,36 @@ void option_seeds(const fs::path& dir) {
   }
 }
 
+// A model's libsvm text cut to its first `keep` support vectors (total_sv changed to match): the
+// parser's paths are the same, and a 20 KB seed would make every execution that mutates it parse
+// 20 KB.
+std::string trim_support_vectors(std::string json, int keep) {
+  const std::string mark = "\\nSV\\n", nl = "\\n";  // as escaped in the JSON string
+  const std::size_t sv = json.find(mark);
+  if (sv == std::string::npos) return json;
+  std::size_t end = sv + mark.size();
+  for (int k = 0; k < keep; ++k) {
+    const std::size_t next = json.find(nl, end);
+    if (next == std::string::npos) return json;
+    end = next + nl.size();
+  }
+  const std::size_t quote = json.find('"', end);
+  if (quote == std::string::npos) return json;
+  json.erase(end, quote - end);
+  const std::size_t total = json.find("total_sv ");
+  if (total != std::string::npos && total < sv)
+    json.replace(total, json.find(nl, total) - total, "total_sv " + std::to_string(keep));
+  return json;
+}
+
 void model_seeds(const fs::path& dir) {
   const char* texts[] = {"version=x", "path=x:name=vmaf2:enable_transform=true", "path=x:disable_clip",
                          "path=x:adm.adm_enhn_gain_limit=1.2"};
   int n = 0;
   for (const auto& m : vqtwin::models::builtin_models())
     if (m.json.size() < 60000)  // the bootstrap models (400 KB, refused) would only slow the fuzzer down
-      seed(dir, "model_" + std::to_string(n), std::string(texts[n % 4]) + "\n" + std::string(m.json)), ++n;
+      seed(dir, "model_" + std::to_string(n), std::string(texts[n % 4]) + "\n" + trim_support_vectors(std::string(m.json), 16)),
+          ++n;
 }
 
 }  // namespace
