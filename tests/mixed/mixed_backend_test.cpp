@@ -453,43 +453,6 @@ void check_file_run(RunConfig rc) {
   EXPECT_GT(shared, 0) << "the device never took frames of " << rc.reference;
 }
 
-TEST(MixedRun, FileRunEqualsCpu) {
-  const Clip clip = make_clip(96, 72, 8, 30);
-  const auto dir = std::filesystem::temp_directory_path() / ("vqtwin_mixed_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  auto write = [&](const std::vector<Picture>& pics, const std::string& name) {
-    std::ofstream f(dir / name, std::ios::binary);
-    f << "YUV4MPEG2 W96 H72 F25:1 Ip A1:1 C420jpeg\n";
-    for (const Picture& p : pics) {
-      f << "FRAME\n";
-      for (int pl = 0; pl < 3; ++pl)
-        for (int y = 0; y < p.height(pl); ++y)
-          f.write(static_cast<const char*>(p.data(pl)) + std::ptrdiff_t(y) * p.stride_bytes(pl), p.width(pl));
-    }
-    return (dir / name).string();
-  };
-  RunConfig rc;
-  rc.reference = write(clip.ref, "ref.y4m");
-  rc.distorted = write(clip.dist, "dist.y4m");
-  rc.features = {"float_motion", "psnr"};
-  rc.models = {"version=vmaf_v0.6.1"};
-  check_file_run(rc);
-
-  // Without the override a clip this short runs on the CPU alone: the device is not touched.
-  Results cpu, alone;
-  rc.threads = 3;
-  run(rc, cpu);
-  use_fake_device();
-  RunConfig ra = rc;
-  ra.backend = Backend::kAuto;
-  run(ra, alone);
-  open_gate();
-  EXPECT_EQ(difference(cpu, alone), "");
-  EXPECT_EQ(receipt_of(alone, "motion2"), "float_motion");
-  EXPECT_TRUE(alone.show_receipt);
-  std::filesystem::remove_all(dir);
-}
-
 // A clip as y4m files in a temporary folder (removed with it).
 struct ClipFiles {
   std::filesystem::path dir;
@@ -514,6 +477,30 @@ struct ClipFiles {
     return (dir / name).string();
   }
 };
+
+TEST(MixedRun, FileRunEqualsCpu) {
+  const Clip clip = make_clip(96, 72, 8, 30);
+  const ClipFiles files(clip);
+  RunConfig rc;
+  rc.reference = files.ref;
+  rc.distorted = files.dist;
+  rc.features = {"float_motion", "psnr"};
+  rc.models = {"version=vmaf_v0.6.1"};
+  check_file_run(rc);
+
+  // Without the override a clip this short runs on the CPU alone: the device is not touched.
+  Results cpu, alone;
+  rc.threads = 3;
+  run(rc, cpu);
+  use_fake_device();
+  RunConfig ra = rc;
+  ra.backend = Backend::kAuto;
+  run(ra, alone);
+  open_gate();
+  EXPECT_EQ(difference(cpu, alone), "");
+  EXPECT_EQ(receipt_of(alone, "motion2"), "float_motion");
+  EXPECT_TRUE(alone.show_receipt);
+}
 
 // "A on X frames, B on Y": Y (the CPU's frames of a non-temporal context), or -1.
 long cpu_frames_in(const std::string& receipt) {
