@@ -135,6 +135,17 @@ inline unsigned cpu_cap(unsigned threads, unsigned slots, bool* forced = nullptr
   return std::min(n >= 0 && n <= 1024 ? unsigned(n) : threads, slots / 2);
 }
 
+// VQTWIN_AUTO_SPLIT=N (0..2^30), to check mixed runs: the CPU takes exactly the first N frames of a run
+// read by the session's workers (a file, a pipe), whoever would be faster, then every frame waits for
+// the device (its set-up failing ends the wait: the CPU then computes the rest). With
+// VQTWIN_AUTO_FRAMES_PER_THREAD=0 it makes a split at frame N on a clip of any length.
+inline std::optional<unsigned> forced_split() {
+  const char* v = std::getenv("VQTWIN_AUTO_SPLIT");
+  if (!v || !*v) return std::nullopt;
+  const long n = std::strtol(v, nullptr, 10);
+  return n >= 0 && n <= (1L << 30) ? std::optional(unsigned(n)) : std::nullopt;
+}
+
 // The device's slots in a mixed run: --backend cuda's, one per feeding worker (at least four) and one.
 inline unsigned device_slots(unsigned threads) { return std::max(threads, 4u) + 1; }
 

@@ -337,6 +337,7 @@ struct Session::Impl {
       if (spec.temporal && spec.reach) c->reach = plant_no_overlap() ? FrameReach{} : spec.reach(c->request.options);
     }
     cpu_cap_ = mixed::cpu_cap(threads_, mixed::device_slots(threads_), &cpu_cap_forced_);
+    hold_after_ = mixed::forced_split();
     return threads_;
   }
 
@@ -345,6 +346,8 @@ struct Session::Impl {
       device_thread_ = std::thread([this] { set_up_device(); });
     } catch (const std::system_error&) {
       // No thread for it: the run stays on the CPU.
+      std::lock_guard lock(mutex_);
+      hold_after_.reset();
     }
   }
 
@@ -352,6 +355,16 @@ struct Session::Impl {
   // the pipeline and the twins' buffers, then the device's slots handed to the workers. Any failure
   // leaves the run on the CPU (with one warning line when the device was usable).
   void set_up_device() {
+    try_set_up_device();
+    // A device that never takes over releases a forced split's hold: the CPU computes every frame.
+    {
+      std::lock_guard lock(mutex_);
+      if (!switched_) hold_after_.reset();
+    }
+    queued_cv_.notify_all();
+  }
+
+  void try_set_up_device() {
     std::string why;
     const std::optional<bool> usable = device_probe(cfg_.gpu, &why, &device_cancel_);
     if (usable && !*usable && !device_cancel_ && cuda_device_count(nullptr) > 0 && cfg_.warn)
@@ -480,8 +493,9 @@ struct Session::Impl {
 
   // Before the device is ready (mutex_ held): whether workers leave the next frame to the device.
   bool holding_for_device() const {
-    return mixed_ && !switched_ && ready_at_ &&
-           !mixed::start_on_cpu(seconds_now(), rates_.cpu_seconds(), ready_at_, setup_estimate_);
+    if (!mixed_ || switched_) return false;
+    if (hold_after_ && host_taken_ >= *hold_after_) return true;  // VQTWIN_AUTO_SPLIT (mixed::forced_split)
+    return ready_at_ && !mixed::start_on_cpu(seconds_now(), rates_.cpu_seconds(), ready_at_, setup_estimate_);
   }
 
   // A frame taken into a host slot now has its index (or none); mutex_ held.
@@ -919,7 +933,10 @@ struct Session::Impl {
         } else if (can_feed()) {
           q.slot = free_.back();
           free_.pop_back();
-          if (mixed_ && q.slot < cpu_slots_) ++host_takes_;
+          if (mixed_ && q.slot < cpu_slots_) {
+            ++host_takes_;
+            ++host_taken_;
+          }
           fed = true;
         } else {
           return;
@@ -1241,6 +1258,10 @@ struct Session::Impl {
   bool switched_ = false;
   unsigned host_takes_ = 0;
   unsigned host_end_ = 0;
+  // VQTWIN_AUTO_SPLIT: the workers take this many frames into host slots, then wait for the device
+  // (mixed::forced_split); host_taken_ counts those taken so far.
+  std::optional<unsigned> hold_after_;
+  unsigned host_taken_ = 0;
   bool split_known_ = false;
   unsigned split_ = 0;
   // Before the switch: when the device is expected to be ready (seconds since opened_), once its check

@@ -521,6 +521,39 @@ double seconds_of(const std::function<void()>& f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// VQTWIN_AUTO_SPLIT=N (the device scripts' way to force a split on a real device): the CPU takes the
+// first N frames, then every frame waits for the device, which here opens 30 ms in; the values are the
+// CPU's and the temporal contexts hand over at N plus their reach (float_motion 1, integer motion 2).
+TEST(MixedRun, ForcedSplitHandsOverThere) {
+  const Clip clip = make_clip(96, 72, 8, 24);
+  const ClipFiles files(clip);
+  RunConfig rc;
+  rc.reference = files.ref;
+  rc.distorted = files.dist;
+  rc.features = {"float_motion", "psnr"};
+  rc.models = {"version=vmaf_v0.6.1"};
+  rc.threads = 3;
+  Results cpu;
+  run(rc, cpu);
+  ::setenv("VQTWIN_AUTO_FRAMES_PER_THREAD", "0", 1);
+  ::setenv("VQTWIN_AUTO_SPLIT", "9", 1);
+  use_fake_device();
+  std::thread opener([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    open_gate();
+  });
+  RunConfig ra = rc;
+  ra.backend = Backend::kAuto;
+  Results mixed;
+  run(ra, mixed);
+  opener.join();
+  ::unsetenv("VQTWIN_AUTO_SPLIT");
+  ::unsetenv("VQTWIN_AUTO_FRAMES_PER_THREAD");
+  EXPECT_EQ(difference(cpu, mixed), "");
+  EXPECT_EQ(handover_in(receipt_of(mixed, "motion2")), 10) << receipt_of(mixed, "motion2");
+  EXPECT_EQ(handover_in(receipt_of(mixed, "integer_motion2")), 11) << receipt_of(mixed, "integer_motion2");
+}
+
 // The scheduling with costs: the stand-in device starts 15 ms into the run and takes 3 ms a frame
 // (frames in flight overlap), and the CPU is told to take frames after the split wherever it finishes
 // them before the device would finish the clip (VQTWIN_AUTO_CPU_FRAMES=2: its rates decide, not whether
