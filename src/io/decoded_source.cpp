@@ -343,8 +343,12 @@ class DecodedSource final : public PictureSource {
       cuda->cuda_ctx = decoder_stream_.context;
       cuda->stream = decoder_stream_.stream;
       r = av_hwdevice_ctx_init(hw_device_);
-      if (r < 0) av_buffer_unref(&hw_device_);
-    } else {
+      if (r < 0) {
+        av_buffer_unref(&hw_device_);
+        decoder_stream_ = {};  // libavutil's own way below says why if that fails too
+      }
+    }
+    if (!hw_device_) {
       // libavutil takes the primary context itself (with blocking synchronisation, which
       // prepare_device sets first) and leaves the stream null: the legacy default stream.
       decoder_stream_ = {};
@@ -649,15 +653,19 @@ class DecodedSource final : public PictureSource {
     int surfaces = 0;
     if (ctx_ && ctx_->hw_frames_ctx)
       surfaces = reinterpret_cast<const AVHWFramesContext*>(ctx_->hw_frames_ctx->data)->initial_pool_size;
+    const std::string surfaces_said =
+        surfaces ? ", NVDEC surfaces " + std::to_string(surfaces) + " (extra_hw_frames " +
+                       std::to_string(ctx_->extra_hw_frames) + ")"
+                 : "";
     std::fprintf(stderr,
                  "vqtwin: decode report: %s: %s%s%s; %u frames read in %.1f ms (%.0f fps) from %u packets: "
                  "av_read_frame %.1f ms, avcodec_send_packet %.1f ms, avcodec_receive_frame %.1f ms, preparing %.1f "
                  "ms; the decoding thread waited %.1f ms for room (%zu frames ahead), the reader %.1f ms for frames; "
-                 "libavcodec threads %d, surfaces %d (extra_hw_frames %d)\n",
+                 "libavcodec threads %d%s\n",
                  path_.c_str(), decoder_.empty() ? "software" : decoder_.c_str(), device_where_.empty() ? "" : ", ",
                  device_where_.c_str(), t.frames_read, wall, wall > 0 ? 1000.0 * t.frames_read / wall : 0.0, t.packets,
                  t.read_ms, t.send_ms, t.receive_ms, t.prepare_ms, t.decoder_waited_ms, read_ahead_, t.reader_waited_ms,
-                 ctx_ ? ctx_->thread_count : 0, surfaces, ctx_ ? ctx_->extra_hw_frames : 0);
+                 ctx_ ? ctx_->thread_count : 0, surfaces_said.c_str());
   }
 
   void recycle(Picture&& pic) {
