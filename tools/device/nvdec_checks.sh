@@ -184,7 +184,7 @@ run_there() {
       done
       local med; med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
       say "${failed}time 1080p $codec 240 frames decode+$label --backend $backend --hwdec $hw ${4:-}: median ${med}s ($(awk "BEGIN { printf \"%.0f\", 240 / $med }") fps; runs ${times[*]})"
-      [ "$backend" = cuda ] && grep 'decode report' "$OUT/t.err" | sed 's/^vqtwin: decode report: /    /; s|/[^:]*/t1080_|t1080_|' | cut -c1-520 | tee -a "$OUT/summary.txt"
+      [ "$backend" = cuda ] && grep 'decode report' "$OUT/t.err" | sed 's/^vqtwin: decode report: /    /; s|/[^:]*/t1080_|t1080_|' | cut -c1-720 | tee -a "$OUT/summary.txt"
     done
   done
   # Where the device's time goes with NVDEC (one run each).
