@@ -732,7 +732,9 @@ class DecodedSource final : public PictureSource {
 
 std::unique_ptr<PictureSource> open_decoded_source(std::unique_ptr<ByteStream> in, const SourceOptions& options) {
   // FFmpeg's own log lines would interleave with ours; its errors reach the user through our messages.
-  av_log_set_level(AV_LOG_QUIET);
+  // Once (inputs open at once, on threads of their own).
+  static std::once_flag quiet;
+  std::call_once(quiet, [] { av_log_set_level(AV_LOG_QUIET); });
   return std::make_unique<DecodedSource>(std::move(in), options);
 }
 
