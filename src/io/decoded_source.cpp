@@ -48,8 +48,9 @@ constexpr std::size_t kReadAhead = 3;  // decoded pictures kept ready per input 
 // NVDEC: frames kept ready per input, each holding one of the decoder's surfaces (it has a fixed
 // number), and the surfaces asked for beyond libavcodec's own (its references, reordering and work
 // surfaces): the ready frames, the one being handed over, and the conversions still queued on the
-// device (at most 3 per input: backends/cuda's HeldSurfaces). NVDEC takes 32 surfaces at most; one
-// libavcodec thread keeps the total at what 8 frame threads took before these were added.
+// device (at most 3 per input: backends/cuda's HeldSurfaces). NVDEC takes 32 surfaces at most; with
+// one libavcodec thread (frame threads add one each) the total stays what 8 frame threads took before
+// these were added.
 constexpr std::size_t kDeviceReadAhead = 4;
 constexpr int kExtraSurfaces = int(kDeviceReadAhead) + 1 + 3;
 
@@ -250,9 +251,9 @@ class DecodedSource final : public PictureSource {
       const char* v = std::getenv("VQTWIN_HWDEC_THREADS");
       const long n = v && *v ? std::strtol(v, nullptr, 10) : 0;
       ctx_->thread_count = n >= 1 && n <= 64 ? int(n) : 1;
-      // Surfaces for the frames decoded ahead and handed over (see kExtraSurfaces); frame threads'
-      // own surfaces count against them.
-      ctx_->extra_hw_frames = std::max(0, kExtraSurfaces - (ctx_->thread_count > 1 ? ctx_->thread_count : 0));
+      // Surfaces for the frames decoded ahead and handed over (see kExtraSurfaces); libavcodec adds
+      // one per frame thread itself.
+      ctx_->extra_hw_frames = kExtraSurfaces;
       read_ahead_ = kDeviceReadAhead;
     }
     ctx_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;

@@ -17,7 +17,7 @@
 # default stream (VQTWIN_HWDEC_STREAM=legacy) and with 4 frame threads (VQTWIN_HWDEC_THREADS=4, fewer
 # extra surfaces). H.264 4:4:4 (no NVDEC decoder): --hwdec auto falls back with one warning line and
 # software's values, --hwdec cuda is one error line. Then 1080p timings (H.264 and HEVC 10-bit; VMAF
-# and PSNR alone; --hwdec none, cuda, and cuda with the legacy stream; median of 3) with each run's
+# and PSNR alone; --hwdec none, cuda, and cuda with the legacy stream or 4 threads; median of 3) with each run's
 # per-input decode report (VQTWIN_REPORT_DECODE=1). One SUMMARY line per check.
 set -uo pipefail
 
@@ -168,7 +168,8 @@ run_there() {
     ref=$(ls "$s/t1080_${codec}_ref".*)
     dist=${ref/_ref./_dist.}
     for cfg in "vmaf cuda none" "vmaf cuda cuda" "vmaf cuda cuda VQTWIN_HWDEC_STREAM=legacy" "vmaf cpu none" \
-      "psnr cuda none" "psnr cuda cuda" "psnr cuda cuda VQTWIN_HWDEC_STREAM=legacy"; do
+      "psnr cuda none" "psnr cuda cuda" "psnr cuda cuda VQTWIN_HWDEC_STREAM=legacy" \
+      "psnr cuda cuda VQTWIN_HWDEC_THREADS=4"; do
       set -- $cfg
       local label=$1 backend=$2 hw=$3 env=(VQTWIN_REPORT_DECODE=1) what=()
       [ -n "${4:-}" ] && env+=("$4")
