@@ -9,6 +9,7 @@
 
 #include "core/extractor.hpp"
 #include "io/device_frame.hpp"
+#include "io/hwdec.hpp"
 #include "vqtwin/error.hpp"
 #include "vqtwin/picture.hpp"
 
@@ -98,6 +99,10 @@ class DeviceExtractor : public Extractor {
 // refuses it when it is already active with other flags, so the runtime's context is given those
 // flags first (an active context's flags are overwritten). Nothing without CUDA.
 void cuda_share_with_decoder(int device);
+// A decoder's own context and stream on CUDA device `device` (io/hwdec.hpp): the runtime's primary
+// context, as it is (libavcodec, handed a context, asks nothing of its flags), and a new non-blocking
+// stream. Empty when the device cannot be used (the decoder then says why) or built without CUDA.
+DecoderStream cuda_decoder_stream(int device);
 
 // How many CUDA devices this process sees (0 when none, or built without CUDA: `why` then says why).
 // What --gpu all means.

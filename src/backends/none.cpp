@@ -14,6 +14,8 @@ int cuda_device_count(std::string* why) {
 
 void cuda_share_with_decoder(int) {}
 
+DecoderStream cuda_decoder_stream(int) { return {}; }
+
 bool cuda_device_usable(int, std::string* why) {
   if (why) *why = "this vqtwin was built without CUDA";
   return false;

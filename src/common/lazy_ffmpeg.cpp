@@ -137,6 +137,8 @@ VQTWIN_FORWARD(kAvutil, int, av_opt_set_int, (void* obj, const char* name, int64
 VQTWIN_FORWARD(kAvutil, int, av_hwdevice_ctx_create,
                (AVBufferRef * *device_ctx, enum AVHWDeviceType type, const char* device, AVDictionary* opts, int flags),
                (device_ctx, type, device, opts, flags))
+VQTWIN_FORWARD(kAvutil, AVBufferRef*, av_hwdevice_ctx_alloc, (enum AVHWDeviceType type), (type))
+VQTWIN_FORWARD(kAvutil, int, av_hwdevice_ctx_init, (AVBufferRef * ref), (ref))
 VQTWIN_FORWARD(kAvutil, int, av_hwframe_transfer_data, (AVFrame * dst, const AVFrame* src, int flags),
                (dst, src, flags))
 VQTWIN_FORWARD(kAvutil, AVBufferRef*, av_buffer_ref, (const AVBufferRef* buf), (buf))

@@ -409,6 +409,7 @@ HwDecodeRequest hwdec_request(HwDecode mode, const RunConfig& c, unsigned thread
   r.streams = 2;
   r.cpu_threads = threads;
   r.prepare_device = &cuda_share_with_decoder;
+  r.decoder_stream = &cuda_decoder_stream;
   return r;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,14 @@ extern "C" {
 #ifndef AV_CUDA_USE_PRIMARY_CONTEXT
 #define AV_CUDA_USE_PRIMARY_CONTEXT (1 << 0)
 #endif
+// The same header's AVCUDADeviceContext (libavutil 57), for the same reason: the CUcontext the
+// decoder uses, the CUstream libavcodec queues its copies on (null: the legacy default stream), and
+// libavutil's own part.
+struct CudaDeviceContextAbi {
+  void* cuda_ctx;
+  void* stream;
+  void* internal;
+};
 
 #include "io/av_formats.hpp"
 #include "io/convert.hpp"
@@ -36,6 +45,28 @@ namespace {
 
 constexpr int kIoBuffer = 1 << 16;
 constexpr std::size_t kReadAhead = 3;  // decoded pictures kept ready per input (bounds memory)
+// NVDEC: frames kept ready per input, each holding one of the decoder's surfaces (it has a fixed
+// number), and the surfaces asked for beyond libavcodec's own (its references, reordering and work
+// surfaces): the ready frames, the one being handed over, and the conversions still queued on the
+// device (at most 3 per input: backends/cuda's HeldSurfaces). NVDEC takes 32 surfaces at most; with
+// one libavcodec thread (frame threads add one each) the total stays what 8 frame threads took before
+// these were added.
+constexpr std::size_t kDeviceReadAhead = 4;
+constexpr int kExtraSurfaces = int(kDeviceReadAhead) + 1 + 3;
+
+using Clock = std::chrono::steady_clock;
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+// VQTWIN_REPORT_DECODE=1: where each input's decoding time went, one line per input when it closes.
+bool decode_report_wanted() {
+  static const bool wanted = [] {
+    const char* v = std::getenv("VQTWIN_REPORT_DECODE");
+    return v && *v && *v != '0';
+  }();
+  return wanted;
+}
 
 std::string av_error(int code) {
   char buf[AV_ERROR_MAX_STRING_SIZE] = {};
@@ -100,6 +131,7 @@ class DecodedSource final : public PictureSource {
     }
     cv_.notify_all();
     if (thread_.joinable()) thread_.join();
+    if (decode_report_wanted()) report();
     for (Ready& r : ready_) av_frame_free(&r.frame);
     release();
     av_buffer_unref(&hw_device_);
@@ -213,11 +245,16 @@ class DecodedSource final : public PictureSource {
     ctx_->pkt_timebase = st->time_base;
     ctx_->thread_count = int(std::max(1u, threads));
     if (hw_device_) {
-      // NVDEC decodes; libavcodec's threads only parse. VQTWIN_HWDEC_THREADS (1..64) sets their
-      // number, to measure.
+      // NVDEC decodes; libavcodec's threads only parse (1, 4 or 16 gave the same times), and each
+      // frame thread takes one more of NVDEC's surfaces: one by default. VQTWIN_HWDEC_THREADS (1..64)
+      // sets their number, to measure.
       const char* v = std::getenv("VQTWIN_HWDEC_THREADS");
       const long n = v && *v ? std::strtol(v, nullptr, 10) : 0;
-      if (n >= 1 && n <= 64) ctx_->thread_count = int(n);
+      ctx_->thread_count = n >= 1 && n <= 64 ? int(n) : 1;
+      // Surfaces for the frames decoded ahead and handed over (see kExtraSurfaces); libavcodec adds
+      // one per frame thread itself.
+      ctx_->extra_hw_frames = kExtraSurfaces;
+      read_ahead_ = kDeviceReadAhead;
     }
     ctx_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
     // A damaged packet is an error, not a concealed picture scored as if it were the video.
@@ -295,11 +332,34 @@ class DecodedSource final : public PictureSource {
   // read the decoder's surfaces) and the format choice that asks for device surfaces.
   bool create_device(const HwDecodeRequest& hw) {
     const int device = hw.device;
-    if (hw.prepare_device) hw.prepare_device(device);
-    const int r = av_hwdevice_ctx_create(&hw_device_, AV_HWDEVICE_TYPE_CUDA, std::to_string(device).c_str(), nullptr,
-                                         AV_CUDA_USE_PRIMARY_CONTEXT);
+    const char* how = std::getenv("VQTWIN_HWDEC_STREAM");
+    if (hw.decoder_stream && !(how && std::strcmp(how, "legacy") == 0)) decoder_stream_ = hw.decoder_stream(device);
+    int r = 0;
+    if (decoder_stream_.context) {
+      // Our context and stream, set before libavutil initialises the device context (it then only
+      // loads libcuda's functions, and never asks for the context's flags nor releases it).
+      hw_device_ = av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA);
+      if (!hw_device_) throw std::bad_alloc();
+      auto* cuda = static_cast<CudaDeviceContextAbi*>(reinterpret_cast<AVHWDeviceContext*>(hw_device_->data)->hwctx);
+      cuda->cuda_ctx = decoder_stream_.context;
+      cuda->stream = decoder_stream_.stream;
+      r = av_hwdevice_ctx_init(hw_device_);
+      if (r < 0) {
+        av_buffer_unref(&hw_device_);
+        decoder_stream_ = {};  // libavutil's own way below says why if that fails too
+      }
+    }
+    if (!hw_device_) {
+      // libavutil takes the primary context itself (with blocking synchronisation, which
+      // prepare_device sets first) and leaves the stream null: the legacy default stream.
+      decoder_stream_ = {};
+      if (hw.prepare_device) hw.prepare_device(device);
+      r = av_hwdevice_ctx_create(&hw_device_, AV_HWDEVICE_TYPE_CUDA, std::to_string(device).c_str(), nullptr,
+                                 AV_CUDA_USE_PRIMARY_CONTEXT);
+    }
     if (r < 0) {
       hw_device_ = nullptr;
+      decoder_stream_ = {};
       const std::string why = "CUDA device " + std::to_string(device) + " cannot be used; FFmpeg says: " + av_error(r);
       if (hw_mode_ == HwDecode::kCuda) refuse(why);
       // auto without a usable device: software, without a word (as --backend auto without one).
@@ -307,6 +367,12 @@ class DecodedSource final : public PictureSource {
       return false;
     }
     hw_device_index_ = device;
+    const auto* cuda = static_cast<const CudaDeviceContextAbi*>(reinterpret_cast<AVHWDeviceContext*>(hw_device_->data)->hwctx);
+    char where[128];
+    std::snprintf(where, sizeof where, "CUDA context %p, %s %p", cuda->cuda_ctx,
+                  decoder_stream_.stream ? "its own stream" : "libavcodec's stream", cuda->stream);
+    device_where_ = where;
+    if (!cuda->stream) device_where_ += " (the legacy default stream)";
     return true;
   }
 
@@ -367,7 +433,9 @@ class DecodedSource final : public PictureSource {
       d.plane[p] = f->data[p];
       d.pitch[p] = f->linesize[p];
     }
-    d.hold = std::shared_ptr<void>(f, [](void* p) {
+    d.stream = decoder_stream_.stream;
+    // The frame (its mapped surface) and the stream its copy was queued on live while it is read.
+    d.hold = std::shared_ptr<void>(f, [keep = decoder_stream_.keep](void* p) {
       auto* frame = static_cast<AVFrame*>(p);
       av_frame_free(&frame);
     });
@@ -407,7 +475,9 @@ class DecodedSource final : public PictureSource {
   // Demuxes and decodes until the decoder gives the next frame (into frame_); false at the end.
   bool decode_next() {
     for (;;) {
+      auto t0 = Clock::now();
       int r = avcodec_receive_frame(ctx_, frame_);
+      times_.receive_ms += ms_between(t0, Clock::now());
       if (r == 0) {
         if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags) {
           av_frame_unref(frame_);
@@ -418,7 +488,9 @@ class DecodedSource final : public PictureSource {
       if (r == AVERROR_EOF) return false;
       if (r != AVERROR(EAGAIN)) throw Error(at_frame() + " cannot be decoded (" + av_error(r) + ")");
       if (draining_) return false;
+      t0 = Clock::now();
       r = av_read_frame(fmt_, packet_);
+      times_.read_ms += ms_between(t0, Clock::now());
       if (r == AVERROR_EOF || (r < 0 && avio_feof(fmt_->pb))) {
         draining_ = true;
         avcodec_send_packet(ctx_, nullptr);
@@ -432,7 +504,10 @@ class DecodedSource final : public PictureSource {
         av_packet_unref(packet_);
         continue;
       }
+      t0 = Clock::now();
       r = avcodec_send_packet(ctx_, packet_);
+      times_.send_ms += ms_between(t0, Clock::now());
+      ++times_.packets;
       av_packet_unref(packet_);
       if (r < 0 && r != AVERROR(EAGAIN)) throw Error(at_frame() + " cannot be decoded (" + av_error(r) + ")");
     }
@@ -512,18 +587,22 @@ class DecodedSource final : public PictureSource {
     return r;
   }
 
-  // The decoding thread: keeps up to kReadAhead frames ready.
+  // The decoding thread: keeps up to read_ahead_ frames ready.
   void decode_loop() {
     try {
       for (;;) {
         {
+          const auto t0 = Clock::now();
           std::unique_lock lock(mutex_);
-          cv_.wait(lock, [&] { return stop_ || ready_.size() < kReadAhead; });
+          cv_.wait(lock, [&] { return stop_ || ready_.size() < read_ahead_; });
+          times_.decoder_waited_ms += ms_between(t0, Clock::now());
           if (stop_) return;
         }
         if (!have_pending_ && !decode_next()) break;
         have_pending_ = false;
+        const auto t0 = Clock::now();
         Ready r = prepare();
+        times_.prepare_ms += ms_between(t0, Clock::now());
         {
           std::lock_guard lock(mutex_);
           ready_.push_back(std::move(r));
@@ -547,18 +626,47 @@ class DecodedSource final : public PictureSource {
   // The next frame, in order; empty at the end; the decoder's error once the frames before it are
   // taken.
   Ready next() {
-    if (!thread_.joinable()) thread_ = std::thread([this] { decode_loop(); });
+    const auto t0 = Clock::now();
+    if (!thread_.joinable()) {
+      times_.first_read = t0;
+      thread_ = std::thread([this] { decode_loop(); });
+    }
     std::unique_lock lock(mutex_);
     cv_.wait(lock, [&] { return !ready_.empty() || done_; });
+    times_.last_read = Clock::now();
+    times_.reader_waited_ms += ms_between(t0, times_.last_read);
     if (ready_.empty()) {
       if (error_) std::rethrow_exception(error_);
       return {};
     }
     Ready r = std::move(ready_.front());
     ready_.pop_front();
+    ++times_.frames_read;
     lock.unlock();
     cv_.notify_all();
     return r;
+  }
+
+  // VQTWIN_REPORT_DECODE's line (after the decoding thread ended).
+  void report() const {
+    const DecodeTimes& t = times_;
+    const double wall = t.frames_read ? ms_between(t.first_read, t.last_read) : 0;
+    int surfaces = 0;
+    if (ctx_ && ctx_->hw_frames_ctx)
+      surfaces = reinterpret_cast<const AVHWFramesContext*>(ctx_->hw_frames_ctx->data)->initial_pool_size;
+    const std::string surfaces_said =
+        surfaces ? ", NVDEC surfaces " + std::to_string(surfaces) + " (extra_hw_frames " +
+                       std::to_string(ctx_->extra_hw_frames) + ")"
+                 : "";
+    std::fprintf(stderr,
+                 "vqtwin: decode report: %s: %s%s%s; %u frames read in %.1f ms (%.0f fps) from %u packets: "
+                 "av_read_frame %.1f ms, avcodec_send_packet %.1f ms, avcodec_receive_frame %.1f ms, preparing %.1f "
+                 "ms; the decoding thread waited %.1f ms for room (%zu frames ahead), the reader %.1f ms for frames; "
+                 "libavcodec threads %d%s\n",
+                 path_.c_str(), decoder_.empty() ? "software" : decoder_.c_str(), device_where_.empty() ? "" : ", ",
+                 device_where_.c_str(), t.frames_read, wall, wall > 0 ? 1000.0 * t.frames_read / wall : 0.0, t.packets,
+                 t.read_ms, t.send_ms, t.receive_ms, t.prepare_ms, t.decoder_waited_ms, read_ahead_, t.reader_waited_ms,
+                 ctx_ ? ctx_->thread_count : 0, surfaces_said.c_str());
   }
 
   void recycle(Picture&& pic) {
@@ -598,6 +706,18 @@ class DecodedSource final : public PictureSource {
   std::string switch_;  // guarded by mutex_ (the decoding thread writes it)
   bool switched_ = false;
   std::unique_ptr<Picture> unpacked_;  // a device frame unpacked on the host before its conversion
+  DecoderStream decoder_stream_;       // our context and stream for libavcodec (empty: its own)
+  std::string device_where_;           // the context and stream, for the report
+  std::size_t read_ahead_ = kReadAhead;
+
+  // Milliseconds spent in each call (the decoding thread's; the reader's wait and frame count are the
+  // reader's): written by one thread each, read once both are done.
+  struct DecodeTimes {
+    double read_ms = 0, send_ms = 0, receive_ms = 0, prepare_ms = 0, decoder_waited_ms = 0, reader_waited_ms = 0;
+    unsigned packets = 0, frames_read = 0;
+    Clock::time_point first_read{}, last_read{};
+  };
+  DecodeTimes times_;
 
   std::thread thread_;
   mutable std::mutex mutex_;
@@ -613,7 +733,9 @@ class DecodedSource final : public PictureSource {
 
 std::unique_ptr<PictureSource> open_decoded_source(std::unique_ptr<ByteStream> in, const SourceOptions& options) {
   // FFmpeg's own log lines would interleave with ours; its errors reach the user through our messages.
-  av_log_set_level(AV_LOG_QUIET);
+  // Once (inputs open at once, on threads of their own).
+  static std::once_flag quiet;
+  std::call_once(quiet, [] { av_log_set_level(AV_LOG_QUIET); });
   return std::make_unique<DecodedSource>(std::move(in), options);
 }
 

@@ -47,6 +47,9 @@ struct DeviceFrame {
   SurfaceLayout layout;
   const unsigned char* plane[3] = {};
   std::ptrdiff_t pitch[3] = {};
+  // The CUstream the decoder wrote the surface on (its copy into the output surface is queued there
+  // when the frame is handed out); null: CUDA's legacy default stream.
+  void* stream = nullptr;
   std::shared_ptr<void> hold;
 };
 

@@ -4,6 +4,7 @@
 // a decoder opens); a stream it refuses is an error. kAuto: the rule below picks per input, and a
 // stream NVDEC refuses is decoded in software with one warning line.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,17 @@ enum class HwDecode { kAuto, kCuda, kNone };
 const char* to_string(HwDecode h);  // "auto", "cuda", "none"
 std::optional<HwDecode> parse_hwdec(std::string_view text);
 
+// A CUDA context and stream for one decoder, set in libavcodec's device context before it is
+// initialised (AVCUDADeviceContext's cuda_ctx and stream): the device's primary context (the one the
+// twins use, so they read the decoder's surfaces) and a non-blocking stream of the decoder's own, on
+// which libavcodec orders the copies of decoded pictures into its output surfaces (without one they go
+// to the legacy default stream, shared by every decoder of the process). `keep` owns the stream.
+struct DecoderStream {
+  void* context = nullptr;  // CUcontext; null: none to be had (libavcodec then makes its own context)
+  void* stream = nullptr;   // CUstream
+  std::shared_ptr<void> keep;
+};
+
 // What an input's decoding is asked to do (SourceOptions::hwdec).
 struct HwDecodeRequest {
   HwDecode mode = HwDecode::kNone;
@@ -24,6 +36,10 @@ struct HwDecodeRequest {
   unsigned cpu_threads = 1;  // the CPU threads the software decoders share
   // Called before a decoder takes the device (backends' cuda_share_with_decoder), if set.
   std::function<void(int device)> prepare_device;
+  // The decoder's context and stream on `device` (backends' cuda_decoder_stream), if set. Without it
+  // (or with VQTWIN_HWDEC_STREAM=legacy, to measure) libavcodec takes the primary context itself, with
+  // blocking synchronisation and the legacy default stream (prepare_device is called first).
+  std::function<DecoderStream(int device)> decoder_stream;
 };
 
 // One compressed input, as --hwdec auto sees it before its decoder opens.

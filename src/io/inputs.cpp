@@ -1,6 +1,9 @@
 #include "io/inputs.hpp"
 
 #include <cstdlib>
+#include <exception>
+#include <system_error>
+#include <thread>
 
 #include "io/convert.hpp"
 #include "vqtwin/error.hpp"
@@ -43,8 +46,33 @@ Inputs open_inputs(const std::string& reference, const std::string& distorted, c
     throw Error("only one of --reference and --distorted can be standard input");
   check_input_options(options);
   Inputs in;
-  in.ref = open_picture_source(reference, options.source);
-  in.dist = open_picture_source(distorted, options.source);
+  // The two open at once: opening a compressed input probes its streams and decodes its first frame,
+  // and on NVDEC also loads the decoder library and creates the decoder (most of a run's start-up,
+  // twice when one after the other). The reference's error is said first, as when opened in order.
+  std::exception_ptr dist_error;
+  std::thread dist_opener;
+  try {
+    dist_opener = std::thread([&] {
+      try {
+        in.dist = open_picture_source(distorted, options.source);
+      } catch (...) {
+        dist_error = std::current_exception();
+      }
+    });
+  } catch (const std::system_error&) {
+    // no thread to be had: opened after the reference
+  }
+  try {
+    in.ref = open_picture_source(reference, options.source);
+  } catch (...) {
+    if (dist_opener.joinable()) dist_opener.join();
+    throw;
+  }
+  if (dist_opener.joinable())
+    dist_opener.join();
+  else
+    in.dist = open_picture_source(distorted, options.source);
+  if (dist_error) std::rethrow_exception(dist_error);
   InputPlan plan = plan_inputs(in.ref->format(), in.dist->format(), distorted, options);
   convert_source(in.ref, plan.target);
   convert_source(in.dist, plan.target);

@@ -13,9 +13,12 @@
 # for byte at --precision max (frames, pooled and aggregate values; the receipt and fps aside), and
 # the decoding line says NVDEC; also --backend cpu and --backend auto with --hwdec cuda (frames
 # copied back to the host). The planted bug VQTWIN_PLANT=nvdec_shift5 (10-bit surfaces shifted by 5)
-# must make the 10-bit comparisons differ. H.264 4:4:4 (no NVDEC decoder): --hwdec auto falls back
-# with one warning line and software's values, --hwdec cuda is one error line. Then 1080p timings,
-# decode + VMAF, median of 3, with each --hwdec. One SUMMARY line per check.
+# must make the 10-bit comparisons differ. The same equality with libavcodec's own context and legacy
+# default stream (VQTWIN_HWDEC_STREAM=legacy) and with 4 frame threads (VQTWIN_HWDEC_THREADS=4, fewer
+# extra surfaces). H.264 4:4:4 (no NVDEC decoder): --hwdec auto falls back with one warning line and
+# software's values, --hwdec cuda is one error line. Then 1080p timings (H.264 and HEVC 10-bit; VMAF
+# and PSNR alone; --hwdec none, cuda, and cuda with the legacy stream or 4 threads; median of 3) with each run's
+# per-input decode report (VQTWIN_REPORT_DECODE=1). One SUMMARY line per check.
 set -uo pipefail
 
 stage_here() {
@@ -105,6 +108,24 @@ run_there() {
     [ -n "$ref" ] || { say "$name: not staged (no encoder here)"; continue; }
     compare "$name" "$ref" "${ref/_ref./_dist.}" --feature psnr --feature float_ssim
   done
+  # The decoder on libavcodec's own context and legacy default stream, and with frame threads.
+  for variant in "hevc_10 VQTWIN_HWDEC_STREAM=legacy" "h264_8 VQTWIN_HWDEC_STREAM=legacy" \
+    "hevc_10 VQTWIN_HWDEC_THREADS=4" "h264_8 VQTWIN_HWDEC_THREADS=4"; do
+    set -- $variant
+    local name=$1 env=$2 ref
+    ref=$(ls "$s/${name}_ref".* 2>/dev/null | head -1)
+    [ -n "$ref" ] && [ -s "$OUT/$name.none.json" ] || continue
+    local t=$name.${env#VQTWIN_HWDEC_}
+    if ! (export "$env"; score "$OUT/$t.json" "$OUT/$t.err" "$ref" "${ref/_ref./_dist.}" --backend cuda --hwdec cuda \
+      --feature psnr --feature float_ssim); then
+      say "$name $env: FAILED rc!=0: $(tail -1 "$OUT/$t.err")"; fail=$((fail + 1)); continue
+    fi
+    if cmp -s <(values "$OUT/$name.none.json") <(values "$OUT/$t.json"); then
+      say "$name $env --backend cuda --hwdec cuda: identical to --hwdec none"; pass=$((pass + 1))
+    else
+      say "$name $env --backend cuda --hwdec cuda: DIFFERS from --hwdec none"; fail=$((fail + 1))
+    fi
+  done
   say "equality: $pass identical, $fail failed or differing"
 
   # The planted bug: 16-bit surfaces shifted by 5 instead of 6 (10-bit) or 3 instead of 4 (12-bit).
@@ -138,36 +159,43 @@ run_there() {
   score "$OUT/h444.cuda.json" "$OUT/h444.cuda.err" "$r444" "$d444" --backend cuda --hwdec cuda --feature psnr
   say "h264 4:4:4 cuda: rc=$? lines=$(wc -l <"$OUT/h444.cuda.err"): $(head -1 "$OUT/h444.cuda.err" | cut -c1-160)"
 
-  # 1080p, 240 frames, whole process, median of 3: decode + VMAF (vmaf_v0.6.1) with each --hwdec (and
-  # libavcodec's parsing threads for NVDEC at 1 and 4), then decode + PSNR alone (decode-bound).
+  # 1080p, 240 frames, whole process, median of 3: decode + VMAF (vmaf_v0.6.1) and decode + PSNR alone
+  # (decode-bound), with --hwdec none, cuda, and cuda on libavcodec's own context and legacy default
+  # stream; then the decode report of the last run (per input: the calls' times, the waits, the
+  # context and stream; the device conversions).
   for codec in h264 hevc10; do
     local ref dist
     ref=$(ls "$s/t1080_${codec}_ref".*)
     dist=${ref/_ref./_dist.}
-    for cfg in "cuda none" "cuda cuda" "cuda cuda VQTWIN_HWDEC_THREADS=1" "cuda cuda VQTWIN_HWDEC_THREADS=4" \
-      "cuda auto" "cpu none" "cuda none psnr" "cuda cuda psnr"; do
+    for cfg in "vmaf cuda none" "vmaf cuda cuda" "vmaf cuda cuda VQTWIN_HWDEC_STREAM=legacy" "vmaf cpu none" \
+      "psnr cuda none" "psnr cuda cuda" "psnr cuda cuda VQTWIN_HWDEC_STREAM=legacy" \
+      "psnr cuda cuda VQTWIN_HWDEC_THREADS=4"; do
       set -- $cfg
-      local backend=$1 hw=$2 env=() what=(--feature psnr --no_prediction) label="decode+VMAF"
-      [ "${3:-}" = psnr ] && label="decode+PSNR" || { what=(); [ -n "${3:-}" ] && env=("$3"); }
+      local label=$1 backend=$2 hw=$3 env=(VQTWIN_REPORT_DECODE=1) what=()
+      [ -n "${4:-}" ] && env+=("$4")
+      [ "$label" = psnr ] && what=(--feature psnr --no_prediction)
       local times=() failed=""
       for i in 1 2 3; do
         local t0 t1
         t0=$(date +%s.%N)
         env "${env[@]}" "$v" -r "$ref" -d "$dist" --backend "$backend" --hwdec "$hw" "${what[@]}" -q --json \
-          -o "$OUT/t.json" 2>"$OUT/t.err" || failed="FAILED: $(tail -1 "$OUT/t.err" | cut -c1-160) "
+          -o "$OUT/t.json" 2>"$OUT/t.err" || failed="FAILED: $(grep -v 'decode report' "$OUT/t.err" | tail -1 | cut -c1-160) "
         t1=$(date +%s.%N)
         times+=("$(awk "BEGIN { printf \"%.3f\", $t1 - $t0 }")")
       done
       local med; med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
-      say "${failed}time 1080p $codec 240 frames $label --backend $backend --hwdec $hw ${env[*]}: median ${med}s ($(awk "BEGIN { printf \"%.0f\", 240 / $med }") fps; runs ${times[*]}) $(grep -o 'decoding: .*' "$OUT/t.err" | cut -c1-90)"
+      say "${failed}time 1080p $codec 240 frames decode+$label --backend $backend --hwdec $hw ${4:-}: median ${med}s ($(awk "BEGIN { printf \"%.0f\", 240 / $med }") fps; runs ${times[*]})"
+      [ "$backend" = cuda ] && grep 'decode report' "$OUT/t.err" | sed 's/^vqtwin: decode report: /    /; s|/[^:]*/t1080_|t1080_|' | cut -c1-720 | tee -a "$OUT/summary.txt"
     done
   done
-  # Where the device's time goes with NVDEC (one run).
-  local ref; ref=$(ls "$s/t1080_hevc10_ref".*)
-  VQTWIN_REPORT_DEVICE_BUSY=1 VQTWIN_REPORT_STARTUP=1 "$v" -r "$ref" -d "${ref/_ref./_dist.}" --backend cuda \
-    --hwdec cuda -q --json -o "$OUT/t.json" 2>"$OUT/busy.err"
-  say "hevc10 --hwdec cuda: $(grep -E 'device busy' "$OUT/busy.err" | cut -c1-300)"
-  grep -iE 'startup|ms' "$OUT/busy.err" | head -20
+  # Where the device's time goes with NVDEC (one run each).
+  for codec in h264 hevc10; do
+    local ref; ref=$(ls "$s/t1080_${codec}_ref".*)
+    VQTWIN_REPORT_DEVICE_BUSY=1 VQTWIN_REPORT_STARTUP=1 "$v" -r "$ref" -d "${ref/_ref./_dist.}" --backend cuda \
+      --hwdec cuda -q --json -o "$OUT/t.json" 2>"$OUT/busy.$codec.err"
+    say "$codec --hwdec cuda VMAF: $(grep -E 'device busy' "$OUT/busy.$codec.err" | cut -c1-300)"
+    grep -iE 'start' "$OUT/busy.$codec.err" | head -20
+  done
   echo "=== summary"
   cat "$OUT/summary.txt"
 }

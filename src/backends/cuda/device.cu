@@ -110,6 +110,43 @@ void cuda_share_with_decoder(int device) {
   (void)reinterpret_cast<CUresult (*)(CUdevice, unsigned)>(set)(d, CU_CTX_SCHED_BLOCKING_SYNC);
 }
 
+DecoderStream cuda_decoder_stream(int device) {
+  // The primary context is what the runtime makes current on cudaSetDevice; creating the stream
+  // initialises it. Its CUcontext comes from the driver through the runtime's entry points (vqtwin
+  // does not link libcuda). Any failure: empty, and the decoder goes the way it went before.
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || device < 0 || device >= count ||
+      cudaSetDevice(device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return {};
+  }
+  cudaStream_t stream = nullptr;
+  if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return {};
+  }
+  void* current = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  CUcontext context = nullptr;
+  if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &current, 12000, cudaEnableDefault, &found) !=
+          cudaSuccess ||
+      found != cudaDriverEntryPointSuccess ||
+      reinterpret_cast<CUresult (*)(CUcontext*)>(current)(&context) != CUDA_SUCCESS || !context) {
+    (void)cudaGetLastError();
+    cudaStreamDestroy(stream);
+    return {};
+  }
+  DecoderStream d;
+  d.context = context;
+  d.stream = stream;
+  d.keep = std::shared_ptr<void>(stream, [device](void* s) {
+    // Work still queued on it completes first (cudaStreamDestroy does not wait, nor cancel it).
+    if (cudaSetDevice(device) == cudaSuccess) cudaStreamDestroy(static_cast<cudaStream_t>(s));
+    (void)cudaGetLastError();
+  });
+  return d;
+}
+
 int cuda_device_count(std::string* why) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);

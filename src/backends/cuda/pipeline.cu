@@ -1,6 +1,7 @@
 // The CUDA backend's frame pipeline: one slot per worker, so reading frame n+2, uploading n+1 and
 // computing n overlap. Device and pinned memory are allocated here, once, and reused every frame.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -35,6 +36,7 @@ class CudaPipeline final : public DevicePipeline {
   CudaPipeline(const PictureFormat& format, int device, unsigned slots) : format_(format) {
     use_device(device);
     if (BusyTimes::wanted()) times_ = std::make_unique<BusyTimes>();
+    held_ = std::make_unique<HeldSurfaces>();
     // The slots are made one per thread: pinning their host memory is most of a run's start-up (a
     // 4K pair is 25 MB, one slot per worker), and the pages of different slots can be pinned at once.
     // On any failure every slot made is freed and the first error is thrown.
@@ -43,7 +45,7 @@ class CudaPipeline final : public DevicePipeline {
     auto make = [&](unsigned i) {
       try {
         use_device(device);
-        made[i] = std::make_unique<CudaSlot>(format, device, i, times_.get());
+        made[i] = std::make_unique<CudaSlot>(format, device, i, times_.get(), held_.get());
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -72,6 +74,7 @@ class CudaPipeline final : public DevicePipeline {
  private:
   PictureFormat format_;
   std::unique_ptr<BusyTimes> times_;  // outlives the slots that write to it
+  std::unique_ptr<HeldSurfaces> held_;  // outlives the slots (their streams end the conversions)
   std::vector<std::unique_ptr<CudaSlot>> slots_;
 };
 
@@ -152,7 +155,7 @@ BusyTimes::~BusyTimes() {
                s.compute_ms, 100 * s.compute_ms / s.span_ms, s.in_flight_ms / s.span_ms);
 }
 
-CudaSlot::CudaSlot(const PictureFormat& format, int device, unsigned index, BusyTimes* times)
+CudaSlot::CudaSlot(const PictureFormat& format, int device, unsigned index, BusyTimes* times, HeldSurfaces* held)
     : device_(device),
       index_(index),
       picture_bytes_(Picture::storage_bytes(format)),
@@ -162,7 +165,8 @@ CudaSlot::CudaSlot(const PictureFormat& format, int device, unsigned index, Busy
       dist_(format, host_.get() + picture_bytes_),
       device_ref_(device_view(ref_, host_.get(), device_copy_.get())),
       device_dist_(device_view(dist_, host_.get(), device_copy_.get())),
-      times_(times) {
+      times_(times),
+      held_(held) {
   if (times_) {
     uploading_ = std::make_unique<Event>(true);
     computing_ = std::make_unique<Event>(true);
@@ -224,9 +228,61 @@ void CudaSlot::begin_frame() { where_[0] = where_[1] = Where::kHost; }
 void CudaSlot::take_frame(int which, const DeviceFrame& frame) {
   use_device(device_);
   if (!decoded_) decoded_ = std::make_unique<Event>();
+  const auto t0 = std::chrono::steady_clock::now();
   convert_surface(frame, which == 0 ? device_ref_ : device_dist_, decoded_->get(), stream_.get());
-  check(cudaStreamSynchronize(stream_.get()), "convert a decoded frame (cudaStreamSynchronize)");
+  const double launch_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (held_)
+    held_->add(which, frame.hold, stream_.get(), launch_ms);
+  else
+    check(cudaStreamSynchronize(stream_.get()), "convert a decoded frame (cudaStreamSynchronize)");
   where_[which] = Where::kConverted;
+}
+
+void HeldSurfaces::add(int which, std::shared_ptr<void> hold, cudaStream_t stream, double launch_ms) {
+  std::lock_guard lock(mutex_);
+  ++frames_;
+  launch_ms_ += launch_ms;
+  // Those whose conversion has completed go back to their decoders.
+  for (auto& q : held_)
+    while (!q.empty()) {
+      const cudaError_t e = cudaEventQuery(q.front().done->get());
+      if (e == cudaErrorNotReady) break;
+      check(e, "convert a decoded frame (cudaEventQuery)");
+      spare_.push_back(std::move(q.front().done));
+      q.pop_front();
+    }
+  std::unique_ptr<Event> done;
+  if (spare_.empty()) {
+    done = std::make_unique<Event>();
+  } else {
+    done = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  check(cudaEventRecord(done->get(), stream), "convert a decoded frame (cudaEventRecord)");
+  auto& q = held_[which == 0 ? 0 : 1];
+  q.push_back({std::move(done), std::move(hold)});
+  while (q.size() > kMaxPerInput) {
+    const auto t0 = std::chrono::steady_clock::now();
+    check(cudaEventSynchronize(q.front().done->get()), "convert a decoded frame (cudaEventSynchronize)");
+    waited_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    ++waits_;
+    spare_.push_back(std::move(q.front().done));
+    q.pop_front();
+  }
+}
+
+HeldSurfaces::~HeldSurfaces() {
+  // Every conversion still queued ends before its surface goes back (errors: the run has failed and
+  // said so already).
+  for (auto& q : held_)
+    for (Held& h : q) (void)cudaEventSynchronize(h.done->get());
+  (void)cudaGetLastError();
+  const char* v = std::getenv("VQTWIN_REPORT_DECODE");
+  if (frames_ && v && *v && *v != '0')
+    std::fprintf(stderr,
+                 "vqtwin: decode report: device conversions: %u frames, launching %.1f ms; the reader waited %.1f ms "
+                 "for conversions (%u times, more than %zu of one input queued)\n",
+                 frames_, launch_ms_, waited_ms_, waits_, kMaxPerInput);
 }
 
 void CudaSlot::host_pictures() {

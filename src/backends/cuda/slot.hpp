@@ -2,7 +2,10 @@
 // The CUDA frame slot: a (reference, distorted) pair in one pinned host block, its copy on the
 // device (same layout; uploaded in one transfer, or plane by plane when only some planes are read),
 // and the stream the frame's work is ordered on.
+#include <deque>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "backends/cuda/device_picture.hpp"
 #include "backends/cuda/memory.hpp"
@@ -12,10 +15,37 @@ namespace vqtwin::cuda {
 
 class BusyTimes;
 
+// Decoded surfaces whose conversion is queued on a slot's stream. Each (the decoder's frame, which
+// keeps its surface mapped) is released once the event recorded after its conversion has completed,
+// so that the reader hands frames over without waiting for the device. The decoder has a fixed
+// number of surfaces (io/decoded_source.cpp's kExtraSurfaces counts kMaxPerInput of them), so with
+// more than kMaxPerInput of one input outstanding the reader waits for the oldest.
+class HeldSurfaces {
+ public:
+  static constexpr std::size_t kMaxPerInput = 3;
+  ~HeldSurfaces();
+  // Keeps `hold` until the work queued on `stream` so far has completed; `which`: 0 reference,
+  // 1 distorted; `launch_ms`: the conversion's launch, for the report.
+  void add(int which, std::shared_ptr<void> hold, cudaStream_t stream, double launch_ms);
+
+ private:
+  struct Held {
+    std::unique_ptr<Event> done;
+    std::shared_ptr<void> hold;
+  };
+  std::mutex mutex_;
+  std::deque<Held> held_[2];
+  std::vector<std::unique_ptr<Event>> spare_;
+  // VQTWIN_REPORT_DECODE: frames converted, their launches, the reader's waits for the oldest.
+  unsigned frames_ = 0, waits_ = 0;
+  double launch_ms_ = 0, waited_ms_ = 0;
+};
+
 class CudaSlot final : public FrameSlot {
  public:
   // `times`: where each frame's device interval goes (VQTWIN_REPORT_DEVICE_BUSY), or null.
-  CudaSlot(const PictureFormat& format, int device, unsigned index, BusyTimes* times = nullptr);
+  CudaSlot(const PictureFormat& format, int device, unsigned index, BusyTimes* times = nullptr,
+           HeldSurfaces* held = nullptr);
   unsigned index() const override { return index_; }
   Picture& ref() override { return ref_; }
   Picture& dist() override { return dist_; }
@@ -68,8 +98,10 @@ class CudaSlot final : public FrameSlot {
   Target targets_[2] = {{*this, 0}, {*this, 1}};
   Where where_[2] = {Where::kHost, Where::kHost};
   std::unique_ptr<Event> decoded_;  // recorded on the decoder's stream (made at the first device frame)
-  // Converts `frame` into picture `which` at once and waits for it, so the decoder's surface goes back
-  // to its pool now: NVDEC has a fixed number of them, and frames in flight must not hold them.
+  HeldSurfaces* held_;  // where the decoded frames wait for their conversions (null: waited for here)
+  // Queues the conversion of `frame` into picture `which`; the decoder's surface goes back to its
+  // pool when the conversion has completed (held_), not when the frame's work has: NVDEC has a fixed
+  // number of surfaces, and frames in flight must not hold them.
   void take_frame(int which, const DeviceFrame& frame);
 };
 

@@ -37,7 +37,8 @@ int planted_shift(int shift) {
 }  // namespace
 
 void convert_surface(const DeviceFrame& frame, const DevicePicture& to, cudaEvent_t decoded, cudaStream_t stream) {
-  check(cudaEventRecord(decoded, cudaStreamLegacy), "cudaEventRecord (decoded frame)");
+  const cudaStream_t decoder = frame.stream ? static_cast<cudaStream_t>(frame.stream) : cudaStreamLegacy;
+  check(cudaEventRecord(decoded, decoder), "cudaEventRecord (decoded frame)");
   check(cudaStreamWaitEvent(stream, decoded, 0), "cudaStreamWaitEvent (decoded frame)");
   Surface s{};
   for (int p = 0; p < 3; ++p) {

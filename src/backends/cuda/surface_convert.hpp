@@ -9,8 +9,9 @@
 namespace vqtwin::cuda {
 
 // Enqueues on `stream` the conversion of `frame` into `to` (every plane). The decoder's copy into
-// the surface is ordered on CUDA's legacy default stream (libavcodec's), which `stream` (a
-// non-blocking stream) does not wait for by itself: `decoded` is recorded there and waited on first.
+// the surface is ordered on the decoder's stream (frame.stream; CUDA's legacy default stream when
+// libavcodec has none), which `stream` (a non-blocking stream) does not wait for by itself: `decoded`
+// is recorded there and waited on first.
 void convert_surface(const DeviceFrame& frame, const DevicePicture& to, cudaEvent_t decoded, cudaStream_t stream);
 
 }  // namespace vqtwin::cuda
