@@ -16,9 +16,11 @@
 # must make the 10-bit comparisons differ. The same equality with libavcodec's own context and legacy
 # default stream (VQTWIN_HWDEC_STREAM=legacy) and with 4 frame threads (VQTWIN_HWDEC_THREADS=4, fewer
 # extra surfaces). H.264 4:4:4 (no NVDEC decoder): --hwdec auto falls back with one warning line and
-# software's values, --hwdec cuda is one error line. Then 1080p timings (H.264 and HEVC 10-bit; VMAF
-# and PSNR alone; --hwdec none, cuda, and cuda with the legacy stream or 4 threads; median of 3) with each run's
-# per-input decode report (VQTWIN_REPORT_DECODE=1). One SUMMARY line per check.
+# software's values, --hwdec cuda is one error line. Then 1080p timings of VMAF, whole process, median of 3
+# (--backend cuda with --hwdec none and cuda, auto, cpu): H.264 against H.264 (300 frames), a y4m reference
+# against H.264 8-bit and HEVC 10-bit (600 frames), and a ladder of four HEVC renditions against one y4m
+# reference in one pass (300 frames); then each NVDEC run's per-input decode report, device busy time and
+# start-up steps. One SUMMARY line per check.
 set -uo pipefail
 
 stage_here() {
@@ -51,13 +53,19 @@ stage_here() {
   enc hevc444_10 odd_853x480_8bit_444 8 mkv -c:v libx265 -preset ultrafast -crf 30 $x265 -pix_fmt yuv444p10le
   enc av1_8 sd_576x324_8bit_420 12 mkv -c:v libsvtav1 -preset 12 -crf 40 -pix_fmt yuv420p
   enc h264_444 hd_1280x720_8bit_444 6 mkv -c:v libx264 -preset veryfast -crf 30 -pix_fmt yuv444p
-  # 1080p, 240 frames (the 48-frame pair looped), for the timings.
-  local up="-vf scale=1920:1080:flags=bicubic -frames:v 240"
+  # 1080p for the timings (the 48-frame pair looped and scaled up): an H.264 reference and rendition of
+  # 300 frames; H.264 8-bit and HEVC 10-bit renditions of 600 frames (scored against a y4m reference made
+  # there: the device has no ffmpeg); a ladder of four HEVC 8-bit renditions of 300 frames (CRF 26 to 38).
+  local up="-vf scale=1920:1080:flags=bicubic"
   for r in ref dist; do
-    $ff -stream_loop 4 -i "$fx/sd_576x324_8bit_420_$r.mkv" $up -c:v libx264 -preset veryfast -crf 26 \
+    $ff -stream_loop 6 -i "$fx/sd_576x324_8bit_420_$r.mkv" $up -frames:v 300 -c:v libx264 -preset veryfast -crf 26 \
       "$s/t1080_h264_$r.mp4"
-    $ff -stream_loop 4 -i "$fx/sd_576x324_8bit_420_$r.mkv" $up -c:v libx265 -preset ultrafast -crf 30 $x265 \
-      -pix_fmt yuv420p10le "$s/t1080_hevc10_$r.mkv"
+  done
+  local src="-stream_loop 13 -i $fx/sd_576x324_8bit_420_dist.mkv $up"
+  $ff $src -frames:v 600 -c:v libx264 -preset veryfast -crf 26 "$s/t600_h264.mp4"
+  $ff $src -frames:v 600 -c:v libx265 -preset ultrafast -crf 30 $x265 -pix_fmt yuv420p10le "$s/t600_hevc10.mkv"
+  for crf in 26 30 34 38; do
+    $ff $src -frames:v 300 -c:v libx265 -preset ultrafast -crf $crf $x265 -pix_fmt yuv420p "$s/ladder_crf$crf.mkv"
   done
   echo "nvdec_checks: staged $(ls "$s" | wc -l) streams; $(du -sh "$stage" | cut -f1) in $stage:"
   du -sh "$stage"/* | sed 's/^/  /'
@@ -159,42 +167,59 @@ run_there() {
   score "$OUT/h444.cuda.json" "$OUT/h444.cuda.err" "$r444" "$d444" --backend cuda --hwdec cuda --feature psnr
   say "h264 4:4:4 cuda: rc=$? lines=$(wc -l <"$OUT/h444.cuda.err"): $(head -1 "$OUT/h444.cuda.err" | cut -c1-160)"
 
-  # 1080p, 240 frames, whole process, median of 3: decode + VMAF (vmaf_v0.6.1) and decode + PSNR alone
-  # (decode-bound), with --hwdec none, cuda, and cuda on libavcodec's own context and legacy default
-  # stream; then the decode report of the last run (per input: the calls' times, the waits, the
-  # context and stream; the device conversions).
-  for codec in h264 hevc10; do
-    local ref dist
-    ref=$(ls "$s/t1080_${codec}_ref".*)
-    dist=${ref/_ref./_dist.}
-    for cfg in "vmaf cuda none" "vmaf cuda cuda" "vmaf cuda cuda VQTWIN_HWDEC_STREAM=legacy" "vmaf cpu none" \
-      "psnr cuda none" "psnr cuda cuda" "psnr cuda cuda VQTWIN_HWDEC_STREAM=legacy" \
-      "psnr cuda cuda VQTWIN_HWDEC_THREADS=4"; do
-      set -- $cfg
-      local label=$1 backend=$2 hw=$3 env=(VQTWIN_REPORT_DECODE=1) what=()
-      [ -n "${4:-}" ] && env+=("$4")
-      [ "$label" = psnr ] && what=(--feature psnr --no_prediction)
-      local times=() failed=""
-      for i in 1 2 3; do
-        local t0 t1
-        t0=$(date +%s.%N)
-        env "${env[@]}" "$v" -r "$ref" -d "$dist" --backend "$backend" --hwdec "$hw" "${what[@]}" -q --json \
-          -o "$OUT/t.json" 2>"$OUT/t.err" || failed="FAILED: $(grep -v 'decode report' "$OUT/t.err" | tail -1 | cut -c1-160) "
-        t1=$(date +%s.%N)
-        times+=("$(awk "BEGIN { printf \"%.3f\", $t1 - $t0 }")")
-      done
-      local med; med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
-      say "${failed}time 1080p $codec 240 frames decode+$label --backend $backend --hwdec $hw ${4:-}: median ${med}s ($(awk "BEGIN { printf \"%.0f\", 240 / $med }") fps; runs ${times[*]})"
-      [ "$backend" = cuda ] && grep 'decode report' "$OUT/t.err" | sed 's/^vqtwin: decode report: /    /; s|/[^:]*/t1080_|t1080_|' | cut -c1-720 | tee -a "$OUT/summary.txt"
+  # The y4m references of the 600-frame timings, made here from the H.264 rendition (OpenCV's decoder,
+  # BGR and back to 4:2:0: any 1080p content serves, the work per frame is the same): 8-bit, and 10-bit
+  # (the same samples shifted up) for the HEVC 10-bit rendition.
+  python3 - "$s/t600_h264.mp4" /dev/shm/nvdec <<'PY'
+import sys, cv2, numpy as np
+cap = cv2.VideoCapture(sys.argv[1])
+with open(sys.argv[2] + "/ref8.y4m", "wb") as o8, open(sys.argv[2] + "/ref10.y4m", "wb") as o10:
+    o8.write(b"YUV4MPEG2 W1920 H1080 F25:1 Ip A1:1 C420jpeg\n")
+    o10.write(b"YUV4MPEG2 W1920 H1080 F25:1 Ip A1:1 C420p10 XYSCSS=420P10\n")
+    n = 0
+    while True:
+        ok, bgr = cap.read()
+        if not ok:
+            break
+        yuv = cv2.cvtColor(bgr, cv2.COLOR_BGR2YUV_I420)
+        o8.write(b"FRAME\n"); o8.write(yuv.tobytes())
+        o10.write(b"FRAME\n"); o10.write((yuv.astype(np.uint16) << 2).astype("<u2").tobytes())
+        n += 1
+print(f"y4m references: {n} frames")
+PY
+  # Whole process, median of 3 (inputs in the page cache): vmaf_v0.6.1 with --backend cuda (--hwdec none,
+  # cuda), auto (its own --hwdec auto choice) and cpu; the decoding line of auto's run.
+  timeit() {  # timeit LABEL FRAMES ARGS...
+    local label=$1 frames=$2
+    shift 2
+    local times=() failed="" i t0 t1
+    for i in 1 2 3; do
+      t0=$(date +%s.%N)
+      VQTWIN_REPORT_DECODE=1 "$v" "$@" -q --json -o "$OUT/t.json" 2>"$OUT/t.err" ||
+        failed="FAILED: $(grep -v 'decode report' "$OUT/t.err" | tail -1 | cut -c1-160) "
+      t1=$(date +%s.%N)
+      times+=("$(awk "BEGIN { printf \"%.3f\", $t1 - $t0 }")")
     done
+    local med; med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
+    say "${failed}time $label: median ${med}s, $(awk "BEGIN { printf \"%.0f\", $frames / $med }") frames/s (runs ${times[*]}) $(grep -o 'decoding: .*' "$OUT/t.err" | head -1 | cut -c1-100)"
+  }
+  local h=$s/t1080_h264 r8=/dev/shm/nvdec/ref8.y4m r10=/dev/shm/nvdec/ref10.y4m
+  local ladder=(-d "$s/ladder_crf26.mkv" -d "$s/ladder_crf30.mkv" -d "$s/ladder_crf34.mkv" -d "$s/ladder_crf38.mkv")
+  for b in "cuda none" "cuda cuda" "auto auto" "cpu none"; do
+    set -- $b
+    timeit "H.264 vs H.264 1080p x300 --backend $1 --hwdec $2" 300 -r "$h"_ref.mp4 -d "$h"_dist.mp4 --backend $1 --hwdec $2
+    timeit "y4m vs H.264 8-bit 1080p x600 --backend $1 --hwdec $2" 600 -r "$r8" -d "$s/t600_h264.mp4" --backend $1 --hwdec $2
+    timeit "y4m vs HEVC 10-bit 1080p x600 --backend $1 --hwdec $2" 600 -r "$r10" -d "$s/t600_hevc10.mkv" --backend $1 --hwdec $2
+    timeit "ladder y4m vs 4 HEVC 1080p x300 (frame pairs) --backend $1 --hwdec $2" 1200 -r "$r8" --frame_cnt 300 "${ladder[@]}" \
+      --backend $1 --hwdec $2
   done
-  # Where the device's time goes with NVDEC (one run each).
-  for codec in h264 hevc10; do
-    local ref; ref=$(ls "$s/t1080_${codec}_ref".*)
-    VQTWIN_REPORT_DEVICE_BUSY=1 VQTWIN_REPORT_STARTUP=1 "$v" -r "$ref" -d "${ref/_ref./_dist.}" --backend cuda \
-      --hwdec cuda -q --json -o "$OUT/t.json" 2>"$OUT/busy.$codec.err"
-    say "$codec --hwdec cuda VMAF: $(grep -E 'device busy' "$OUT/busy.$codec.err" | cut -c1-300)"
-    grep -iE 'start' "$OUT/busy.$codec.err" | head -20
+  # Where the time goes with NVDEC: the per-input decode report and the start-up steps of one run each.
+  for pair in "h264 ${h}_ref.mp4 ${h}_dist.mp4" "hevc10 $r10 $s/t600_hevc10.mkv"; do
+    set -- $pair
+    VQTWIN_REPORT_DECODE=1 VQTWIN_REPORT_DEVICE_BUSY=1 VQTWIN_REPORT_STARTUP=1 "$v" -r "$2" -d "$3" --backend cuda \
+      --hwdec cuda -q --json -o "$OUT/t.json" 2>"$OUT/busy.$1.err"
+    say "$1 --hwdec cuda VMAF: $(grep -E 'device busy' "$OUT/busy.$1.err" | cut -c1-300)"
+    grep -E 'decode report|start-up' "$OUT/busy.$1.err" | sed 's/^vqtwin: //; s|/[^:]*/t[0-9]*_||' | cut -c1-400 | tee -a "$OUT/summary.txt"
   done
   echo "=== summary"
   cat "$OUT/summary.txt"

@@ -30,7 +30,8 @@ skip='^(libc|libm|libpthread|libdl|librt|libresolv|libutil|libmvec|ld-linux-x86-
   done
 n=$(ls "$tmp/ff" | wc -l)
 mkdir -p "$stage"
-tar -C "$tmp/ff" -cJf "$stage/ffmpeg-libs.tar.xz" .
+# xz -9e: a megabyte less than the default level, which the device tool's 64 MiB needs beside the test streams.
+tar -C "$tmp/ff" -cf - . | xz -9e -T2 >"$stage/ffmpeg-libs.tar.xz"
 echo "stage_ffmpeg: $n libraries ($(du -sh "$tmp/ff" | cut -f1) unpacked) in $stage/ffmpeg-libs.tar.xz ($(du -h "$stage/ffmpeg-libs.tar.xz" | cut -f1))"
 cat <<LINES
 # on the device:
