@@ -30,7 +30,7 @@ stage_here() {
     # Enough frames for a split a third in and the temporal features' reach on either side; fewer of
     # the largest (the stage must fit the device tool's 64 MiB).
     local n=24
-    case "$y" in *1280x720*) n=16 ;; *853x480*) n=12 ;; esac
+    case "$y" in *1280x720*) n=12 ;; *853x480*) n=12 ;; esac
     python3 "$here/cut_y4m.py" "$y" "$stage/fixtures/$(basename "$y")" $n
   done
   xz -T2 -6 "$stage"/fixtures/*.y4m
