@@ -111,14 +111,12 @@ double cells_score(const Front& fr, const Target& t, const Picture& pic) {
       const std::size_t at = std::size_t(r) * tw + c;
       return cells::counted_value(img[at], mask[at], s.band_base, s.band_size);
     };
-    for (int i = 0; i < h; ++i)
-      for (int j = 0; j < w; ++j) {
-        const int cv = counted(i, j);
-        if (cv >= 0 && first[std::size_t(cv)] < s.num_diffs)
-          out[std::size_t(i) * w + j] =
-              cells::banding_value_at(counted, i, j, t.window >> 1, cv, first[std::size_t(cv)], s.num_diffs,
-                                      cambi::kContrastWeights, reciprocal, counts.data(), 1);
-      }
+    // One column of 8 rows at a time (the kernel's threads).
+    for (int i0 = 0; i0 < h; i0 += 8)
+      for (int j = 0; j < w; ++j)
+        cells::banding_column(counted, i0, 8, h, j, t.window >> 1, first.data(), s.num_diffs, cambi::kContrastWeights,
+                              reciprocal, counts.data(), 1,
+                              [&](int i, float v) { out[std::size_t(i) * w + j] = v; });
     out += std::size_t(w) * h;
   }
   // The device's pooling: each scale's summary, then the front's sums (which must take them here).

@@ -100,22 +100,26 @@ inline int first_step(int cv, int base, int num_diffs, const int* tvi, int vlt) 
   return num_diffs;
 }
 
-// The banding value of pixel (i, j) of histogram row cv (>= 0) with first step `first`: the counts
-// of counted pixels of rows cv - nd .. cv + nd in its window (rows [i-pad, i+pad] by columns [j-pad,
-// j+pad]; `counted(r, c)` gives -1 outside the picture) into counts[k * count_stride] (k = offset + nd,
-// 2 nd + 1 of them), then the largest step response over the steps from `first`, each taking the
-// larger of the counts d+1 rows above and below (the CPU's histogram queries, pipeline.cpp).
+// Adds (or takes away) the counted pixels of row r, columns [j-pad, j+pad], of histogram rows
+// cv - nd .. cv + nd to counts[k * count_stride] (k = offset + nd). `counted(r, c)` gives -1 outside
+// the picture and for pixels not counted.
 template <class Counted>
-VQTWIN_HD inline float banding_value_at(const Counted& counted, int i, int j, int pad, int cv, int first, int nd,
-                                        const int* weights, const float* reciprocal, std::uint16_t* counts,
-                                        int count_stride) {
-  for (int k = 0; k <= 2 * nd; ++k) counts[k * count_stride] = 0;
-  for (int r = i - pad; r <= i + pad; ++r)
-    for (int c = j - pad; c <= j + pad; ++c) {
-      const int u = counted(r, c);
-      const unsigned k = unsigned(u - cv + nd);
-      if (u >= 0 && k <= unsigned(2 * nd)) counts[k * count_stride] = std::uint16_t(counts[k * count_stride] + 1);
+VQTWIN_HD inline void count_row(const Counted& counted, int r, int j, int pad, int cv, int nd, bool add,
+                                std::uint16_t* counts, int count_stride) {
+  for (int c = j - pad; c <= j + pad; ++c) {
+    const int u = counted(r, c);
+    const unsigned k = unsigned(u - cv + nd);
+    if (u >= 0 && k <= unsigned(2 * nd)) {
+      std::uint16_t& n = counts[k * count_stride];
+      n = std::uint16_t(add ? n + 1 : n - 1);
     }
+  }
+}
+
+// The largest step response over the steps from `first`, each taking the larger of the counts d+1
+// rows above and below (the CPU's histogram queries, pipeline.cpp).
+VQTWIN_HD inline float banding_from_counts(int first, int nd, const int* weights, const float* reciprocal,
+                                           const std::uint16_t* counts, int count_stride) {
   const int p0 = counts[nd * count_stride];
   float o = 0.0f;
   for (int d = first; d < nd; ++d) {
@@ -125,6 +129,46 @@ VQTWIN_HD inline float banding_value_at(const Counted& counted, int i, int j, in
     o = v > o ? v : o;
   }
   return o;
+}
+
+// The banding value of pixel (i, j) of histogram row cv (>= 0) with first step `first`: the counts
+// of counted pixels of rows cv - nd .. cv + nd in its window (rows [i-pad, i+pad] by columns [j-pad,
+// j+pad]) into counts[k * count_stride] (2 nd + 1 of them), then banding_from_counts.
+template <class Counted>
+VQTWIN_HD inline float banding_value_at(const Counted& counted, int i, int j, int pad, int cv, int first, int nd,
+                                        const int* weights, const float* reciprocal, std::uint16_t* counts,
+                                        int count_stride) {
+  for (int k = 0; k <= 2 * nd; ++k) counts[k * count_stride] = 0;
+  for (int r = i - pad; r <= i + pad; ++r) count_row(counted, r, j, pad, cv, nd, true, counts, count_stride);
+  return banding_from_counts(first, nd, weights, reciprocal, counts, count_stride);
+}
+
+// The banding values of the pixels (i0 .. i0 + run - 1, j) below row h, out(i, value) for each
+// (0 for a pixel not counted or without a counting step, first_step[cv] == nd): banding_value_at's
+// counts, carried from a pixel to the one below while both have the same histogram row (the window
+// moves down a row: the row leaving taken away, the row entering added; the same integer counts).
+template <class Counted, class Out>
+VQTWIN_HD inline void banding_column(const Counted& counted, int i0, int run, int h, int j, int pad,
+                                     const int* first_step, int nd, const int* weights, const float* reciprocal,
+                                     std::uint16_t* counts, int count_stride, const Out& out) {
+  int have = -1;  // the histogram row the counts hold the window of the pixel above for
+  for (int i = i0; i < i0 + run && i < h; ++i) {
+    const int cv = counted(i, j);
+    float v = 0.0f;
+    if (cv >= 0 && first_step[cv] < nd) {
+      if (cv == have) {
+        count_row(counted, i - 1 - pad, j, pad, cv, nd, false, counts, count_stride);
+        count_row(counted, i + pad, j, pad, cv, nd, true, counts, count_stride);
+        v = banding_from_counts(first_step[cv], nd, weights, reciprocal, counts, count_stride);
+      } else {
+        v = banding_value_at(counted, i, j, pad, cv, first_step[cv], nd, weights, reciprocal, counts, count_stride);
+      }
+      have = cv;
+    } else {
+      have = -1;
+    }
+    out(i, v);
+  }
 }
 
 // The pooling's selection on the device: the k-th largest value of a scale by its bits (the bits of

@@ -5,9 +5,10 @@
 //     and the anti-dithering filter (one pass), the spatial mask, then per scale the decimation with
 //     the mode filter (one pass) and the banding values: one thread per output through cells.hpp (the
 //     CPU's loop body for that output). The banding values count each pixel's window from a tile of
-//     histogram rows in shared memory (16x16 pixels and their margins), into per-thread counters of
+//     histogram rows in shared memory (32x64 pixels and their margins), into per-thread counters of
 //     the 2 nd + 1 rows around the pixel's own: the counts the CPU's sliding histograms hold, so the
-//     same step responses. Then, for all five scales at once, the k-th largest value of each scale
+//     same step responses. A thread takes a column of 8 pixels and carries the counts down the column
+//     while the histogram row stays (two window rows a pixel instead of all of them). Then, for all five scales at once, the k-th largest value of each scale
 //     (a radix selection of the value bits, cells.hpp), how many values lie above it and their exact
 //     sum in 2^-24 units (TopkSummary, math.hpp): what is read back, a few hundred bytes a frame.
 //     10/12-bit pictures also get their largest sample (libvmaf refuses samples above the bit depth).
@@ -37,7 +38,6 @@ namespace cambi {
 namespace {
 
 constexpr unsigned kThreads = 256;
-constexpr int kTile = 16;  // banding values: 16x16 pixels per block
 
 unsigned blocks(long long n) { return cuda::blocks_for(n, kThreads, 1, 65535); }
 
@@ -91,10 +91,15 @@ __global__ void mode_kernel(const unsigned short* in, long long stride, int step
   }
 }
 
+// The banding values: blocks of 32 columns by 64 rows (kBandCols x kBandRows), one thread per column
+// of 8 rows (kRun), the rows counted from a tile of histogram rows in shared memory.
+constexpr int kBandCols = 32, kRun = 8, kBandRows = 64;
+constexpr int kBandThreads = kBandCols * (kBandRows / kRun);
+
 // The tile of histogram rows (cells::counted_value; -1 outside the picture) around one block.
 struct TileRows {
   const short* tile;
-  int side, top, left;  // the tile's first row and column in the picture
+  int side, top, left;  // the tile's row length, first row and first column in the picture
   __device__ int operator()(int r, int c) const { return tile[(r - top) * side + (c - left)]; }
 };
 
@@ -110,15 +115,16 @@ struct BandingArgs {
   bool plant;  // planted: every pixel counted as if in the mask
 };
 
-// One 16x16 block of banding values. Shared memory: the tile, then per thread 2 nd + 1 counters.
+// One block of banding values (cells::banding_column per thread). Shared memory: the tile, then per
+// thread 2 nd + 1 counters.
 __global__ void banding_kernel(BandingArgs a) {
   extern __shared__ unsigned char shared[];
-  const int side = kTile + 2 * a.pad;
+  const int side = kBandCols + 2 * a.pad, tall = kBandRows + 2 * a.pad;
   short* tile = reinterpret_cast<short*>(shared);
-  unsigned short* counts = reinterpret_cast<unsigned short*>(tile + side * side + (side * side & 1));
-  const int top = int(blockIdx.y) * kTile - a.pad, left = int(blockIdx.x) * kTile - a.pad;
-  const int tid = int(threadIdx.y) * kTile + int(threadIdx.x);
-  for (int k = tid; k < side * side; k += kTile * kTile) {
+  unsigned short* counts = reinterpret_cast<unsigned short*>(tile + side * tall + (side * tall & 1));
+  const int top = int(blockIdx.y) * kBandRows - a.pad, left = int(blockIdx.x) * kBandCols - a.pad;
+  const int tid = int(threadIdx.y) * kBandCols + int(threadIdx.x);
+  for (int k = tid; k < side * tall; k += kBandThreads) {
     const int r = top + k / side, c = left + k % side;
     short v = -1;
     if (r >= 0 && r < a.h && c >= 0 && c < a.w) {
@@ -128,21 +134,20 @@ __global__ void banding_kernel(BandingArgs a) {
     tile[k] = v;
   }
   __syncthreads();
-  const int i = int(blockIdx.y) * kTile + int(threadIdx.y), j = int(blockIdx.x) * kTile + int(threadIdx.x);
-  if (i >= a.h || j >= a.w) return;
+  const int j = int(blockIdx.x) * kBandCols + int(threadIdx.x);
+  if (j >= a.w) return;
   const TileRows rows{tile, side, top, left};
-  const int cv = rows(i, j);
-  float v = 0.0f;
-  if (cv >= 0 && a.first_step[cv] < a.nd)
-    v = cells::banding_value_at(rows, i, j, a.pad, cv, a.first_step[cv], a.nd, a.weights, a.reciprocal,
-                                counts + tid, kTile * kTile);
-  a.out[(long long)i * a.w + j] = v;
+  float* out = a.out;
+  const int w = a.w;
+  cells::banding_column(rows, int(blockIdx.y) * kBandRows + int(threadIdx.y) * kRun, kRun, a.h, j, a.pad,
+                        a.first_step, a.nd, a.weights, a.reciprocal, counts + tid, kBandThreads,
+                        [out, w, j](int i, float v) { out[(long long)i * w + j] = v; });
 }
 
 std::size_t banding_shared_bytes(int pad, int nd) {
-  const int side = kTile + 2 * pad;
-  return std::size_t(side * side + (side * side & 1)) * sizeof(short) +
-         std::size_t(2 * nd + 1) * kTile * kTile * sizeof(unsigned short);
+  const int cells_in_tile = (kBandCols + 2 * pad) * (kBandRows + 2 * pad);
+  return std::size_t(cells_in_tile + (cells_in_tile & 1)) * sizeof(short) +
+         std::size_t(2 * nd + 1) * kBandThreads * sizeof(unsigned short);
 }
 
 // The five scales of one picture's values, packed one after the other: scale s is
@@ -359,8 +364,8 @@ class CambiCuda final : public cuda::StagedTwin<Results> {
                           s.band_size,        s.num_diffs,      frame[first_step_], frame[weights_], frame[reciprocal_],
                           values + p.scales.start[scale],       plant};
       if (s.band_size > 0) {
-        const dim3 grid(unsigned((w + kTile - 1) / kTile), unsigned((h + kTile - 1) / kTile));
-        banding_kernel<<<grid, dim3(kTile, kTile), banding_shared_bytes(pad, s.num_diffs), st>>>(a);
+        const dim3 grid(unsigned((w + kBandCols - 1) / kBandCols), unsigned((h + kBandRows - 1) / kBandRows));
+        banding_kernel<<<grid, dim3(kBandCols, kBandRows / kRun), banding_shared_bytes(pad, s.num_diffs), st>>>(a);
         cuda::check(cudaGetLastError(), "cambi banding kernel launch");
       }
     }
