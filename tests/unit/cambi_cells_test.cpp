@@ -70,7 +70,7 @@ double cells_score(const Front& fr, const Target& t, const Picture& pic) {
   const int tw = t.w, th = t.h;
   const std::size_t n = std::size_t(tw) * std::size_t(th);
   std::vector<std::uint16_t> img(n), tmp(n);
-  std::vector<std::uint8_t> mask(n), flat(n);
+  std::vector<std::uint8_t> mask(n);
   // The conversion and the anti-dithering in one pass.
   const auto px = [&](int i, int j) -> std::uint16_t {
     const unsigned v = s.bitdepth == 8 ? pic.row<std::uint8_t>(0, t.ys[std::size_t(i)])[t.xs[std::size_t(j)]]
@@ -80,11 +80,11 @@ double cells_score(const Front& fr, const Target& t, const Picture& pic) {
   for (int i = 0; i < th; ++i)
     for (int j = 0; j < tw; ++j)
       img[std::size_t(i) * tw + j] = s.enc_bitdepth < 10 ? cells::anti_dither_of(px, tw, th, i, j) : px(i, j);
-  for (int i = 0; i < th; ++i)
-    for (int j = 0; j < tw; ++j) flat[std::size_t(i) * tw + j] = cells::flat_at(img.data(), tw, th, i, j);
+  // The flat flags and the mask in one pass (the kernel's tile: flags formed where read).
+  const auto flat_of = [&](int y, int x) -> int { return cells::flat_at(img.data(), tw, th, y, x); };
   for (int i = 0; i < th; ++i)
     for (int j = 0; j < tw; ++j)
-      mask[std::size_t(i) * tw + j] = cells::mask_at(flat.data(), tw, th, cambi::mask_threshold(tw, th), i, j);
+      mask[std::size_t(i) * tw + j] = cells::mask_of(flat_of, tw, th, cambi::mask_threshold(tw, th), i, j);
   std::vector<int> first(std::size_t(std::max(s.band_size, 1)), s.num_diffs);
   for (int cv = 0; cv < s.band_size; ++cv)
     first[std::size_t(cv)] = cells::first_step(cv, s.band_base, s.num_diffs, s.tvi.data(), s.vlt);

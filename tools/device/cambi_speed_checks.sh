@@ -38,7 +38,7 @@ say() { echo "SUMMARY: $*" >> "$OUT/summary.txt"; }
 nvidia-smi -L
 
 # 1. Device time per frame.
-timeout 60 "$bin/twin_device_time" --sizes 1920x1080,3840x2160 --depths 8,10 --twins cambi_cuda --reps 20 \
+timeout 60 "$bin/twin_device_time" --backend cuda --sizes 1920x1080,3840x2160 --depths 8,10 --twins cambi_cuda --reps 20 \
   --ordered-sums 0 > "$OUT/bench.log" 2>&1
 echo "bench rc=$?"; cat "$OUT/bench.log"
 while read -r line; do say "device time: $line"; done < <(grep -E 'cambi' "$OUT/bench.log")

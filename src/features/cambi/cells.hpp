@@ -47,16 +47,23 @@ VQTWIN_HD inline std::uint8_t flat_at(const std::uint16_t* img, int w, int h, in
   return std::uint8_t(right & below);
 }
 
-// spatial_mask's output at (r, c): more than `threshold` (as uint8) flat pixels in its 7x7 square.
-VQTWIN_HD inline std::uint8_t mask_at(const std::uint8_t* flat, int w, int h, int threshold, int r, int c) {
+// spatial_mask's output at (r, c): more than `threshold` (as uint8) flat pixels in its 7x7 square, the
+// flags of the w x h picture from flat(y, x) (the twin takes them from a tile it fills with flat_at).
+template <class Flat>
+VQTWIN_HD inline std::uint8_t mask_of(const Flat& flat, int w, int h, int threshold, int r, int c) {
   constexpr int kPad = kMaskFilterSize / 2;
   int sum = 0;
   for (int y = r - kPad; y <= r + kPad; ++y) {
     if (y < 0 || y >= h) continue;
     for (int x = c - kPad; x <= c + kPad; ++x)
-      if (x >= 0 && x < w) sum += flat[(long long)y * w + x];
+      if (x >= 0 && x < w) sum += flat(y, x);
   }
   return std::uint8_t(sum > int(std::uint8_t(threshold)));
+}
+// The same from a packed picture of flags.
+VQTWIN_HD inline std::uint8_t mask_at(const std::uint8_t* flat, int w, int h, int threshold, int r, int c) {
+  const auto f = [flat, w](int y, int x) -> int { return flat[(long long)y * w + x]; };
+  return mask_of(f, w, h, threshold, r, c);
 }
 
 // decimate's output at (i, j): the sample at (2i, 2j), both in pictures of row stride `stride`.

@@ -2,7 +2,8 @@
 // last steps on the host (front.hpp).
 //   device, per picture (the distorted one at the encode size; with full_ref the reference at the
 //     source size, its own buffers): the 10-bit conversion through the nearest-neighbour positions
-//     and the anti-dithering filter (one pass), the spatial mask, then per scale the decimation with
+//     and the anti-dithering filter (one pass), the spatial mask (flat flags in shared memory, one
+//     pass), then per scale the decimation with
 //     the mode filter (one pass) and the banding values: one thread per output through cells.hpp (the
 //     CPU's loop body for that output). The banding values count each pixel's window from a tile of
 //     histogram rows in shared memory (32x64 pixels and their margins), into per-thread counters of
@@ -69,12 +70,24 @@ __global__ void to_10bit_kernel(cuda::DevicePlane p, int bitdepth, const int* xs
   }
 }
 
-__global__ void flat_kernel(const unsigned short* img, int w, int h, unsigned char* flat) {
-  VQTWIN_GRID_STRIDE(i, (long long)w * h) flat[i] = cells::flat_at(img, w, h, int(i / w), int(i % w));
-}
-
-__global__ void mask_kernel(const unsigned char* flat, int w, int h, int threshold, unsigned char* mask) {
-  VQTWIN_GRID_STRIDE(i, (long long)w * h) mask[i] = cells::mask_at(flat, w, h, threshold, int(i / w), int(i % w));
+// The spatial mask: blocks of 32x8 pixels, the flat flags of the block and its 3-pixel margins
+// (cells::flat_at) into shared memory first, then each pixel's count of them (cells::mask_of).
+constexpr int kMaskCols = 32, kMaskRows = 8, kMaskPad = kMaskFilterSize / 2;
+constexpr int kMaskSide = kMaskCols + 2 * kMaskPad, kMaskTall = kMaskRows + 2 * kMaskPad;
+__global__ void mask_kernel(const unsigned short* img, int w, int h, int threshold, unsigned char* mask) {
+  __shared__ unsigned char flat[kMaskTall][kMaskSide];
+  const int top = int(blockIdx.y) * kMaskRows - kMaskPad, left = int(blockIdx.x) * kMaskCols - kMaskPad;
+  for (int k = int(threadIdx.y) * kMaskCols + int(threadIdx.x); k < kMaskSide * kMaskTall; k += kMaskCols * kMaskRows) {
+    const int r = top + k / kMaskSide, c = left + k % kMaskSide;
+    // Outside the picture: never read (mask_of skips those positions).
+    flat[k / kMaskSide][k % kMaskSide] = r >= 0 && r < h && c >= 0 && c < w ? cells::flat_at(img, w, h, r, c) : 0;
+  }
+  __syncthreads();
+  const int i = int(blockIdx.y) * kMaskRows + int(threadIdx.y), j = int(blockIdx.x) * kMaskCols + int(threadIdx.x);
+  if (i >= h || j >= w) return;
+  const unsigned char* tile = &flat[0][0];
+  const auto f = [tile, top, left](int y, int x) -> int { return tile[(y - top) * kMaskSide + (x - left)]; };
+  mask[(long long)i * w + j] = cells::mask_of(f, w, h, threshold, i, j);
 }
 
 // One scale's picture: the mode filter of the picture `in` (row stride `stride`) read at every
@@ -339,9 +352,8 @@ class CambiCuda final : public cuda::StagedTwin<Results> {
       to_10bit_kernel<unsigned short>
           <<<blocks(n), kThreads, 0, st>>>(plane, s.bitdepth, frame[p.xs], frame[p.ys], t.w, t.h, anti_dither, img[0]);
     cuda::check(cudaGetLastError(), "cambi conversion kernel launch");
-    // The flat flags go to mask[1], the mask to mask[0].
-    flat_kernel<<<blocks(n), kThreads, 0, st>>>(img[0], t.w, t.h, mask[1]);
-    mask_kernel<<<blocks(n), kThreads, 0, st>>>(mask[1], t.w, t.h, mask_threshold(t.w, t.h), mask[0]);
+    const dim3 mask_grid(unsigned((t.w + kMaskCols - 1) / kMaskCols), unsigned((t.h + kMaskRows - 1) / kMaskRows));
+    mask_kernel<<<mask_grid, dim3(kMaskCols, kMaskRows), 0, st>>>(img[0], t.w, t.h, mask_threshold(t.w, t.h), mask[0]);
     cuda::check(cudaGetLastError(), "cambi spatial mask kernel launch");
     int cur = 0, mcur = 0;
     const bool plant = cuda::plant("cambi_cuda_mask_ignored");
