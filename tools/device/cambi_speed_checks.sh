@@ -30,7 +30,7 @@ export bin fx OUT T
 PY=${PY:-python3}
 LONG=${LONG:-600}
 THREADS=${THREADS:-16}
-H=${HARNESS_S:-130}
+H=${HARNESS_S:-120}
 IN=${DIR_IN:-/dev/shm/cambi-speed}
 mkdir -p "$IN"
 t0=$SECONDS
