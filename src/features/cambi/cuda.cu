@@ -3,21 +3,22 @@
 //   device, per picture (the distorted one at the encode size; with full_ref the reference at the
 //     source size, its own buffers): the 10-bit conversion through the nearest-neighbour positions
 //     and the anti-dithering filter (one pass), the spatial mask (flat flags in shared memory, one
-//     pass), then per scale the decimation with
-//     the mode filter (one pass) and the banding values: one thread per output through cells.hpp (the
-//     CPU's loop body for that output). The banding values count each pixel's window from a tile of
-//     histogram rows in shared memory (32x64 pixels and their margins), into per-thread counters of
-//     the 2 nd + 1 rows around the pixel's own: the counts the CPU's sliding histograms hold, so the
-//     same step responses. A thread takes a column of 8 pixels and carries the counts down the column
-//     while the histogram row stays (two window rows a pixel instead of all of them). Then, for all five scales at once, the k-th largest value of each scale
-//     (a radix selection of the value bits, cells.hpp), how many values lie above it and their exact
-//     sum in 2^-24 units (TopkSummary, math.hpp): what is read back, a few hundred bytes a frame.
-//     10/12-bit pictures also get their largest sample (libvmaf refuses samples above the bit depth).
+//     pass), then per scale the decimation with the mode filter (one pass) and the banding values:
+//     one thread per output through cells.hpp (the CPU's loop body for that output). The banding
+//     values count each pixel's window from a tile of histogram rows in shared memory (32x64 pixels
+//     and their margins), into per-thread counters of the 2 nd + 1 rows around the pixel's own: the
+//     counts the CPU's sliding histograms hold, so the same step responses. A thread takes a column
+//     of 8 pixels and carries the counts down it while the histogram row stays (two window rows a
+//     pixel instead of all of them). Then, for the five scales at once, each scale's k-th largest
+//     value (a radix selection of the value bits, cells.hpp), how many values lie above it and their
+//     exact sum in 2^-24 units (TopkSummary, math.hpp): what is read back, a few hundred bytes a
+//     frame. 10/12-bit pictures also get their largest sample (libvmaf refuses samples above the
+//     bit depth).
 //   host, in read_back(): the refusal, then each scale's pooled value from its summary where that is
-//     provably libvmaf's ordered double sum (pool_topk_from_summary: every partial sum exact), else
-//     (a sum beyond 2^29, never seen on real content; the heatmap files, which need every value) the
-//     scales' values copied back and pooled by the CPU's code (libvmaf's selection order decides the
-//     double sum's order), then the weighted sum through the front.
+//     provably libvmaf's ordered double sum (pool_topk_from_summary: every partial sum exact); else
+//     (a top-k total of 2^29 or more, a value out of range; the heatmap files, which need every
+//     value) the scales' values copied back and pooled by the CPU's code (libvmaf's selection order
+//     decides the double sum's order); then the weighted sum through the front.
 // Every option of the schema is served; nothing is declined.
 #include <algorithm>
 #include <memory>
