@@ -32,29 +32,59 @@ std::uint64_t bits(double d) {
   return u;
 }
 
+// The twin's selection on the host (cuda.cu's select kernels, one value at a time): the k-th largest
+// of n values by the three radix levels, then the count and exact sum of the values above it.
+cambi::TopkSummary summarize(const float* v, std::size_t n, int k) {
+  std::vector<unsigned> hist(cells::kSelectHistogram, 0u);
+  std::uint32_t prefix = 0;
+  unsigned r = unsigned(k), b = 0;
+  for (int level = 0; level < cells::kSelectLevels; ++level) {
+    unsigned* h = hist.data() + cells::select_offset(level);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint32_t u;
+      std::memcpy(&u, &v[i], sizeof u);
+      unsigned key = 0;
+      if (cells::select_key(u, level, prefix, key)) ++h[key];
+    }
+    EXPECT_TRUE(cells::find_bin(h, cells::select_bins(level), r, b));
+    prefix = cells::select_prefix(prefix, level, b);
+  }
+  cambi::TopkSummary s;
+  s.kth_bits = prefix;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t u;
+    std::memcpy(&u, &v[i], sizeof u);
+    std::uint64_t f = 0;
+    if (!cambi::fixed_24(u, f)) s.bad = 1;
+    else if (u > prefix) {
+      ++s.above;
+      s.above_sum += f;
+    }
+  }
+  return s;
+}
+
 // The twin's passes on the host.
 double cells_score(const Front& fr, const Target& t, const Picture& pic) {
   const Setup& s = fr.setup();
   const int tw = t.w, th = t.h;
   const std::size_t n = std::size_t(tw) * std::size_t(th);
   std::vector<std::uint16_t> img(n), tmp(n);
-  std::vector<std::uint8_t> mask(n), flat(n);
-  for (int i = 0; i < th; ++i)
-    for (int j = 0; j < tw; ++j) {
-      const unsigned v = s.bitdepth == 8 ? pic.row<std::uint8_t>(0, t.ys[std::size_t(i)])[t.xs[std::size_t(j)]]
-                                         : pic.row<std::uint16_t>(0, t.ys[std::size_t(i)])[t.xs[std::size_t(j)]];
-      img[std::size_t(i) * tw + j] = cells::to_10bit(v, s.bitdepth);
-    }
-  if (s.enc_bitdepth < 10) {
-    for (int i = 0; i < th; ++i)
-      for (int j = 0; j < tw; ++j) tmp[std::size_t(i) * tw + j] = cells::anti_dither_at(img.data(), tw, th, i, j);
-    std::swap(img, tmp);
-  }
-  for (int i = 0; i < th; ++i)
-    for (int j = 0; j < tw; ++j) flat[std::size_t(i) * tw + j] = cells::flat_at(img.data(), tw, th, i, j);
+  std::vector<std::uint8_t> mask(n);
+  // The conversion and the anti-dithering in one pass.
+  const auto px = [&](int i, int j) -> std::uint16_t {
+    const unsigned v = s.bitdepth == 8 ? pic.row<std::uint8_t>(0, t.ys[std::size_t(i)])[t.xs[std::size_t(j)]]
+                                       : pic.row<std::uint16_t>(0, t.ys[std::size_t(i)])[t.xs[std::size_t(j)]];
+    return cells::to_10bit(v, s.bitdepth);
+  };
   for (int i = 0; i < th; ++i)
     for (int j = 0; j < tw; ++j)
-      mask[std::size_t(i) * tw + j] = cells::mask_at(flat.data(), tw, th, cambi::mask_threshold(tw, th), i, j);
+      img[std::size_t(i) * tw + j] = s.enc_bitdepth < 10 ? cells::anti_dither_of(px, tw, th, i, j) : px(i, j);
+  // The flat flags and the mask in one pass (the kernel's tile: flags formed where read).
+  const auto flat_of = [&](int y, int x) -> int { return cells::flat_at(img.data(), tw, th, y, x); };
+  for (int i = 0; i < th; ++i)
+    for (int j = 0; j < tw; ++j)
+      mask[std::size_t(i) * tw + j] = cells::mask_of(flat_of, tw, th, cambi::mask_threshold(tw, th), i, j);
   std::vector<int> first(std::size_t(std::max(s.band_size, 1)), s.num_diffs);
   for (int cv = 0; cv < s.band_size; ++cv)
     first[std::size_t(cv)] = cells::first_step(cv, s.band_base, s.num_diffs, s.tvi.data(), s.vlt);
@@ -66,35 +96,44 @@ double cells_score(const Front& fr, const Target& t, const Picture& pic) {
   for (int scale = 0; scale < cambi::kNumScales; ++scale) {
     int w = 0, h = 0;
     fr.scale_size(t, scale, w, h);
-    if (scale > 0 || s.high_res_speedup) {
-      for (int i = 0; i < h; ++i)
-        for (int j = 0; j < w; ++j) {
-          tmp[std::size_t(i) * tw + j] = cells::decimate_at(img.data(), tw, i, j);
-          mtmp[std::size_t(i) * tw + j] = cells::decimate_at(mask.data(), tw, i, j);
-        }
-      std::swap(img, tmp);
-      std::swap(mask, mtmp);
-    }
+    // The decimation (step 2) and the mode filter in one pass.
+    const int step = scale > 0 || s.high_res_speedup ? 2 : 1;
+    const auto sampled = [&](int r, int c) -> std::uint16_t { return img[std::size_t(r * step) * tw + c * step]; };
     for (int i = 0; i < h; ++i)
-      for (int j = 0; j < w; ++j) tmp[std::size_t(i) * tw + j] = cells::mode_at(img.data(), tw, w, h, i, j);
+      for (int j = 0; j < w; ++j) {
+        tmp[std::size_t(i) * tw + j] = cells::mode_of(sampled, w, h, i, j);
+        if (step == 2) mtmp[std::size_t(i) * tw + j] = cells::decimate_at(mask.data(), tw, i, j);
+      }
     std::swap(img, tmp);
+    if (step == 2) std::swap(mask, mtmp);
     auto counted = [&](int r, int c) {
       if (r < 0 || r >= h || c < 0 || c >= w) return -1;
       const std::size_t at = std::size_t(r) * tw + c;
       return cells::counted_value(img[at], mask[at], s.band_base, s.band_size);
     };
-    for (int i = 0; i < h; ++i)
-      for (int j = 0; j < w; ++j) {
-        const int cv = counted(i, j);
-        if (cv >= 0 && first[std::size_t(cv)] < s.num_diffs)
-          out[std::size_t(i) * w + j] =
-              cells::banding_value_at(counted, i, j, t.window >> 1, cv, first[std::size_t(cv)], s.num_diffs,
-                                      cambi::kContrastWeights, reciprocal, counts.data(), 1);
-      }
+    // One column of 8 rows at a time (the kernel's threads).
+    for (int i0 = 0; i0 < h; i0 += 8)
+      for (int j = 0; j < w; ++j)
+        cells::banding_column(counted, i0, 8, h, j, t.window >> 1, first.data(), s.num_diffs, cambi::kContrastWeights,
+                              reciprocal, counts.data(), 1,
+                              [&](int i, float v) { out[std::size_t(i) * w + j] = v; });
     out += std::size_t(w) * h;
   }
+  // The device's pooling: each scale's summary, then the front's sums (which must take them here).
+  cambi::TopkSummary sums[cambi::kNumScales];
+  const float* v = values.data();
+  for (int scale = 0; scale < cambi::kNumScales; ++scale) {
+    int w = 0, h = 0;
+    fr.scale_size(t, scale, w, h);
+    sums[scale] = summarize(v, std::size_t(w) * std::size_t(h), cambi::topk_count(w * h, s.topk));
+    v += std::size_t(w) * std::size_t(h);
+  }
+  double from_sums = 0;
+  EXPECT_TRUE(fr.score_from_summaries(t, sums, from_sums));
   std::vector<float> scratch;
-  return fr.score(t, values.data(), scratch);
+  const double from_values = fr.score(t, values.data(), scratch);
+  EXPECT_EQ(bits(from_sums), bits(from_values));
+  return from_sums;
 }
 
 // Smooth gradients with plateaus (banding) and some noise, luma only matters.
@@ -156,6 +195,43 @@ TEST(CambiCells, HighResSpeedupEqualsCpuPipeline) {
   ASSERT_TRUE(fr.setup().high_res_speedup);
   cambi::Workspace ws;
   EXPECT_EQ(bits(cells_score(fr, fr.encode(), dist)), bits(cambi::score_picture(fr.setup(), fr.encode(), dist, ws, nullptr)));
+}
+
+// The summary's pooled value equals pool_topk's ordered double sum bit for bit, over sizes, topk
+// values, mostly-zero and dense contents with ties (every value a step response, as the banding
+// values are); and the summary refuses what it cannot prove.
+TEST(CambiCells, SummaryPoolingEqualsOrderedSum) {
+  std::mt19937 rng(2025);
+  const float* reciprocal = cambi::reciprocal_table().data();
+  int compared = 0;
+  for (int n : {1, 2, 3, 17, 64, 65, 200, 1000, 4097, 30000})
+    for (double zeros : {0.0, 0.5, 0.97, 1.0})
+      for (double topk : {1e-9, 0.01, 0.2, 0.6, 0.9, 1.0}) {
+        std::vector<float> v(std::size_t(n), 0.0f);
+        const int distinct = 1 + int(rng() % 40);  // few distinct values: many ties
+        for (float& x : v)
+          if (std::uniform_real_distribution<double>(0, 1)(rng) >= zeros) {
+            const int p0 = 1 + int(rng() % unsigned(distinct)), q = 1 + int(rng() % 1088u);
+            x = cambi::step_response(cambi::kContrastWeights[rng() % 32u], p0, q, reciprocal);
+          }
+        const cambi::TopkSummary s = summarize(v.data(), v.size(), cambi::topk_count(n, topk));
+        double got = 0;
+        ASSERT_TRUE(cambi::pool_topk_from_summary(s, n, topk, got)) << n << " " << topk;
+        std::vector<float> w = v;
+        EXPECT_EQ(bits(got), bits(cambi::pool_topk(w.data(), n, topk))) << n << " " << zeros << " " << topk;
+        ++compared;
+      }
+  EXPECT_EQ(compared, 10 * 4 * 6);
+  double out = 0;
+  std::vector<float> v(1000, 0.25f);  // below 1/2: not a whole number of 2^-24 units for sure
+  EXPECT_FALSE(cambi::pool_topk_from_summary(summarize(v.data(), v.size(), 1000), 1000, 1.0, out));
+  v.assign(1000, 20000.0f);  // beyond 2^14
+  EXPECT_FALSE(cambi::pool_topk_from_summary(summarize(v.data(), v.size(), 1000), 1000, 1.0, out));
+  v.assign(40000, 16000.0f);  // a total beyond 2^29
+  EXPECT_FALSE(cambi::pool_topk_from_summary(summarize(v.data(), v.size(), 40000), 40000, 1.0, out));
+  EXPECT_TRUE(cambi::pool_topk_from_summary(summarize(v.data(), v.size(), 20000), 40000, 0.5, out));
+  std::vector<float> w = v;
+  EXPECT_EQ(bits(out), bits(cambi::pool_topk(w.data(), 40000, 0.5)));
 }
 
 }  // namespace

@@ -133,6 +133,17 @@ double Front::score(const Target& t, const float* values, std::vector<float>& sc
   return weight_scales(scores, t.window);
 }
 
+bool Front::score_from_summaries(const Target& t, const TopkSummary (&scales)[kNumScales], double& out) const {
+  double scores[kNumScales];
+  for (int s = 0; s < kNumScales; ++s) {
+    int w = 0, h = 0;
+    scale_size(t, s, w, h);
+    if (!pool_topk_from_summary(scales[s], w * h, s_.topk, scores[s])) return false;
+  }
+  out = weight_scales(scores, t.window);
+  return true;
+}
+
 void Front::emit(double dist_score, double src_score, unsigned index, FeatureSink& out) const {
   out.put(name_, index, clip(dist_score));
   if (full_ref_) {

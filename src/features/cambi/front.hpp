@@ -34,6 +34,9 @@ class Front {
   // The score (before the clip) from the five scales' per-pixel values, packed one scale after the
   // other (each w x h of scale_size); `scratch` is reordered by the selection.
   double score(const Target& t, const float* values, std::vector<float>& scratch) const;
+  // The same score from each scale's TopkSummary, where it provably equals score()'s
+  // (pool_topk_from_summary); false otherwise.
+  bool score_from_summaries(const Target& t, const TopkSummary (&scales)[kNumScales], double& out) const;
 
   // The frame's outputs: the distorted picture's score, and with full_ref the reference's.
   void emit(double dist_score, double src_score, unsigned index, FeatureSink& out) const;

@@ -238,10 +238,13 @@ void select_largest(float* v, int n, int k) {
   }
 }
 
+int topk_count(int n, double topk) {
+  const int k = int(topk * n);
+  return k < 1 ? 1 : (k > n ? n : k);
+}
+
 double pool_topk(float* v, int n, double topk) {
-  // topk * n truncated to an int, at least 1.
-  int k = int(topk * n);
-  k = k < 1 ? 1 : (k > n ? n : k);
+  const int k = topk_count(n, topk);
   select_largest(v, n, k);
   // The mean of v[0..k) summed in order. Adding +0 leaves a double sum unchanged, so groups of 64
   // zeros (most values are 0) are skipped.
@@ -253,6 +256,18 @@ double pool_topk(float* v, int n, double topk) {
   }
   for (; i < k; ++i) sum += v[i];
   return sum / k;
+}
+
+bool pool_topk_from_summary(const TopkSummary& s, int n, double topk, double& out) {
+  const std::uint64_t k = std::uint64_t(topk_count(n, topk));
+  std::uint64_t kth = 0;
+  if (s.bad != 0 || s.above >= k || !fixed_24(s.kth_bits, kth)) return false;
+  constexpr std::uint64_t kLimit = std::uint64_t(1) << 53;
+  const std::uint64_t copies = k - s.above;
+  if (s.above_sum >= kLimit || (kth != 0 && copies > (kLimit - 1 - s.above_sum) / kth)) return false;
+  const std::uint64_t total = s.above_sum + copies * kth;  // below 2^53: exact in a double
+  out = std::ldexp(double(total), -24) / double(k);
+  return true;
 }
 
 double weight_scales(const double (&scores)[kNumScales], int window) {

@@ -89,9 +89,44 @@ VQTWIN_HD inline float step_response(int weight, int p0, int p_other, const floa
 // on that order.
 void select_largest(float* v, int n, int k);
 
+// How many values of n the pooling keeps: topk * n truncated to an int, within [1, n].
+int topk_count(int n, double topk);
+
 // The pooled value of one scale: the mean of the topk largest values, summed in double in the order
 // select_largest leaves them. Reorders `v`.
 double pool_topk(float* v, int n, double topk);
+
+// A value as an exact count of 2^-24 units: true for 0 and for floats in [2^-1, 2^14) (whose last
+// mantissa bit weighs at least 2^-24; every banding value is 0 or at least 1/2 and below 9 * 4226 / 4),
+// false otherwise (negative, NaN, too small or too large: such a value is never summed this way).
+VQTWIN_HD inline bool fixed_24(std::uint32_t bits, std::uint64_t& fixed) {
+  if (bits == 0) {
+    fixed = 0;
+    return true;
+  }
+  const std::uint32_t e = bits >> 23;  // the sign bit too: a negative value is out of range
+  if (e < 126 || e > 140) return false;
+  fixed = std::uint64_t((bits & 0x7FFFFFu) | 0x800000u) << (e - 126);
+  return true;
+}
+
+// What the CUDA twin reads back of one scale instead of its values: the bits of the k-th largest
+// value (k = topk_count), how many values lie above it and their exact sum in 2^-24 units, and
+// whether any value is outside fixed_24's range.
+struct TopkSummary {
+  std::uint64_t above_sum = 0;
+  std::uint32_t kth_bits = 0;
+  std::uint32_t above = 0;
+  std::uint32_t bad = 0;
+  std::uint32_t unused = 0;
+};
+
+// pool_topk's value from a summary, where it provably equals it: the k largest values are those above
+// the k-th plus (k - above) copies of it, whatever order the selection leaves them in; when every
+// value is a multiple of 2^-24 and their total stays below 2^29 (2^53 units), every partial sum of
+// the double sum is exact, so the sum in libvmaf's order is that total. False where this does not
+// hold (a value out of range, a total too large, an inconsistent summary): then pool the values.
+bool pool_topk_from_summary(const TopkSummary& s, int n, double topk, double& out);
 
 // The frame score: the scales' pooled values weighted 16, 8, 4, 2, 1, divided by the window's
 // pixel count.
