@@ -6,7 +6,7 @@
 // - before the device is ready, every frame (the bridge over the device's start-up), except that once
 //   the device's check has passed and its set-up is nearly done, a worker starts a frame only if it
 //   would finish before the device is expected to be ready (a frame it would finish later is the
-//   device's, sooner);
+//   device's, sooner, and would slow the device's feeding);
 // - after, nothing where the device is several times faster than all the CPU's workers together (their
 //   work would slow the device's feeding, reading and uploading, by more than they add); elsewhere a
 //   frame only where it finishes before the device would be done with every frame still to come
@@ -85,7 +85,10 @@ inline bool start_on_cpu(double now, std::optional<double> cpu_seconds, std::opt
   // Four times as late as expected: something else holds the device up, the CPU goes on bridging.
   // (Up to then a late device costs the CPU's idle time, never more than the device alone would take.)
   if (now > *ready_at + 3 * setup) return true;
-  return now + kCpuSafety * *cpu_seconds / 2 <= *ready_at;
+  // Only a frame that ends before then: a CPU frame still running when the device takes over holds a
+  // core its feeding workers need (4K on an H100 and 16 cores: the bridge's frames that ended after
+  // the device was ready made the run 40 ms slower than --backend cuda, more than they saved).
+  return now + kCpuSafety * *cpu_seconds <= *ready_at;
 }
 
 struct AfterReady {
@@ -135,9 +138,9 @@ inline unsigned cpu_cap(unsigned threads, unsigned slots, bool* forced = nullptr
   return std::min(n >= 0 && n <= 1024 ? unsigned(n) : threads, slots / 2);
 }
 
-// VQTWIN_AUTO_SPLIT=N (0..2^30), to check mixed runs: the CPU takes exactly the first N frames of a run
-// read by the session's workers (a file, a pipe), whoever would be faster, then every frame waits for
-// the device (its set-up failing ends the wait: the CPU then computes the rest). With
+// VQTWIN_AUTO_SPLIT=N (0..2^30), to check mixed runs: the CPU takes at most the first N frames of a run
+// read by the session's workers (a file, a pipe; fewer where the device is ready sooner), then every
+// frame waits for the device (its set-up failing ends the wait: the CPU then computes the rest). With
 // VQTWIN_AUTO_FRAMES_PER_THREAD=0 it makes a split at frame N on a clip of any length.
 inline std::optional<unsigned> forced_split() {
   const char* v = std::getenv("VQTWIN_AUTO_SPLIT");
