@@ -464,6 +464,15 @@ struct ClipFiles {
     dist = write(clip.dist, "dist.y4m");
   }
   ~ClipFiles() { std::filesystem::remove_all(dir); }
+  // A file run of them with both motions (float_motion, vmaf_v0.6.1's integer motion2) and psnr.
+  RunConfig run_config() const {
+    RunConfig rc;
+    rc.reference = ref;
+    rc.distorted = dist;
+    rc.features = {"float_motion", "psnr"};
+    rc.models = {"version=vmaf_v0.6.1"};
+    return rc;
+  }
   std::string write(const std::vector<Picture>& pics, const std::string& name) const {
     const PictureFormat& f = pics.front().format();
     std::ofstream out(dir / name, std::ios::binary);
@@ -481,11 +490,7 @@ struct ClipFiles {
 TEST(MixedRun, FileRunEqualsCpu) {
   const Clip clip = make_clip(96, 72, 8, 30);
   const ClipFiles files(clip);
-  RunConfig rc;
-  rc.reference = files.ref;
-  rc.distorted = files.dist;
-  rc.features = {"float_motion", "psnr"};
-  rc.models = {"version=vmaf_v0.6.1"};
+  RunConfig rc = files.run_config();
   check_file_run(rc);
 
   // Without the override a clip this short runs on the CPU alone: the device is not touched.
@@ -527,11 +532,7 @@ double seconds_of(const std::function<void()>& f) {
 TEST(MixedRun, ForcedSplitHandsOverThere) {
   const Clip clip = make_clip(96, 72, 8, 24);
   const ClipFiles files(clip);
-  RunConfig rc;
-  rc.reference = files.ref;
-  rc.distorted = files.dist;
-  rc.features = {"float_motion", "psnr"};
-  rc.models = {"version=vmaf_v0.6.1"};
+  RunConfig rc = files.run_config();
   rc.threads = 3;
   Results cpu;
   run(rc, cpu);
