@@ -417,6 +417,19 @@ TEST(MixedRun, DeviceBackendEqualsCpu) {
   }
 }
 
+// An auto run of `rc` (file run) with the stand-in device opening `gate_ms` after the start.
+void auto_run_gated(const RunConfig& rc, unsigned gate_ms, Results& mixed) {
+  use_fake_device();
+  std::thread opener([gate_ms] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(gate_ms));
+    open_gate();
+  });
+  RunConfig ra = rc;
+  ra.backend = Backend::kAuto;
+  run(ra, mixed);
+  opener.join();
+}
+
 // File runs (the engine's readers, workers reading frames into host and then device slots): auto with
 // the device ready after 0, 5 and 20 ms equals cpu; at least one of them shared the frames.
 void check_file_run(RunConfig rc) {
@@ -432,16 +445,8 @@ void check_file_run(RunConfig rc) {
   for (std::size_t k = 0; k < gates.size(); ++k) {
     const unsigned gate_after_ms = gates[k];
     if (k + 1 == gates.size() && shared == 0 && gates.size() < 8) gates.push_back(0u);
-    use_fake_device();
-    std::thread opener([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(gate_after_ms));
-      open_gate();
-    });
-    RunConfig ra = rc;
-    ra.backend = Backend::kAuto;
     Results mixed;
-    run(ra, mixed);
-    opener.join();
+    auto_run_gated(rc, gate_after_ms, mixed);
     EXPECT_EQ(difference(cpu, mixed), "") << rc.reference << ", gate after " << gate_after_ms << " ms";
     for (const auto& [n, impl] : mixed.receipt())
       if (impl.find("_fake") != std::string::npos) {
@@ -542,17 +547,9 @@ TEST(MixedRun, ForcedSplitHandsOverThere) {
   ::setenv("VQTWIN_AUTO_FRAMES_PER_THREAD", "0", 1);
   ::setenv("VQTWIN_AUTO_SPLIT", "9", 1);
   long split = -1;
-  for (const int gate_ms : {30, 200, 2000}) {
-    use_fake_device();
-    std::thread opener([gate_ms] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(gate_ms));
-      open_gate();
-    });
-    RunConfig ra = rc;
-    ra.backend = Backend::kAuto;
+  for (const unsigned gate_ms : {30u, 200u, 2000u}) {
     Results mixed;
-    run(ra, mixed);
-    opener.join();
+    auto_run_gated(rc, gate_ms, mixed);
     EXPECT_EQ(difference(cpu, mixed), "") << "gate after " << gate_ms << " ms";
     const std::string fm = receipt_of(mixed, "motion2"), im = receipt_of(mixed, "integer_motion2");
     split = handover_in(fm) - 1;
