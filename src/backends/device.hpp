@@ -80,8 +80,8 @@ S& backend_slot(FrameSlot& slot, const char* backend) {
 }
 
 // A twin: its work for a frame is enqueued by submit() (no waiting) and its values written by
-// collect() after the slot's wait(). Temporal twins get submit() and collect() each in frame order;
-// others in any order, from several threads. extract() (inherited) runs one frame synchronously on a
+// collect() after the slot's wait(). Temporal twins get submit() and collect() each in frame order
+// (collect() in any order where collect_in_order() says so); others in any order, from several threads. extract() (inherited) runs one frame synchronously on a
 // private one-slot pipeline: what the twin harness and the benchmark use.
 class DeviceExtractor : public Extractor {
  public:
@@ -92,6 +92,9 @@ class DeviceExtractor : public Extractor {
   // The planes of the pair this context reads on the device (bit p = plane p); every plane unless a
   // twin says fewer. Known from the options, before init().
   virtual unsigned planes_read() const { return kAllPlanes; }
+  // A temporal twin's collect() needs frame order (the default); false where a frame's values come from
+  // its own staged results alone (seam::TwinPlan::collect_any_order). Known after init().
+  virtual bool collect_in_order() const { return true; }
 };
 
 // Before libavcodec's NVDEC decoder takes CUDA device `device`'s primary context (the one the CUDA

@@ -63,6 +63,10 @@ class TwinPlan {
   // Frame n's work must see frame n-1's complete (a ring of previous frames on the device). The
   // engine submits a temporal twin's frames in frame order; the backend orders their device work.
   void temporal() { is_temporal = true; }
+  // A temporal twin whose reduce() of a frame reads only that frame's staged results (its order lives
+  // on the device, in the ring temporal() orders): the engine then collects its frames in any order,
+  // from several threads, as a non-temporal twin's, so that a heavy host part runs on every worker.
+  void collect_any_order() { any_order_collect = true; }
 
   // One buffer per frame slot (the frame's scratch), uninitialised.
   template <class T>
@@ -91,6 +95,7 @@ class TwinPlan {
   std::size_t result_count = 0;
   bool zero_results = false;
   bool is_temporal = false;
+  bool any_order_collect = false;
   std::vector<BufferDecl> scratch_buffers, persistent_buffers;
   std::vector<std::function<std::shared_ptr<void>()>> factories;
 

@@ -1160,6 +1160,8 @@ struct Session::Impl {
       ContextSink sink(out_, step_of(*c->info, index), *c);
       if (!c->info->spec->temporal) {
         if (runs(*c, sampled)) c->device->collect(*slot, index, sink);
+      } else if (!c->device->collect_in_order()) {
+        c->device->collect(*slot, index, sink);  // its order is on the device (submitted in turn above)
       } else {
         in_turn(*c, c->collect_turn, index, [&] { c->device->collect(*slot, index, sink); });
       }

@@ -120,6 +120,8 @@ class StagedTwin : public CudaTwin, public seam::TwinDeclarations<R> {
     chained_ = false;
   }
 
+  bool collect_in_order() const final { return !plan_.any_order_collect; }
+
   void enqueue(CudaSlot& slot, unsigned index) final {
     Slot& s = *slots_.at(slot.index());
     const cudaStream_t stream = slot.stream();

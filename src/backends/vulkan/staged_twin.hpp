@@ -122,6 +122,8 @@ class StagedTwin : public VulkanTwin, public seam::TwinDeclarations<R> {
     previous_value_ = 0;
   }
 
+  bool collect_in_order() const final { return !plan_.any_order_collect; }
+
   void enqueue(VulkanSlot& slot, unsigned index) final {
     Slot& s = *slots_.at(slot.index());
     VkCommandBuffer cb = slot.commands();

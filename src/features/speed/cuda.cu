@@ -215,6 +215,9 @@ class SpeedTemporalCuda final : public cuda::StagedTwin<float> {
     decimator_.declare(*speed_, plan);
     plan.results(2 * decimator_.size());
     plan.temporal();  // frame n subtracts frame n-1's planes and overwrites frame n-2's
+    // reduce() scores a frame from its own decimated planes: the host's SpEED statistics (most of a
+    // frame's time) then run on every worker, not one frame after another.
+    plan.collect_any_order();
     const Dimensions& d = speed_->dims();
     const std::size_t n = std::size_t(d.w) * std::size_t(d.h);
     for (int k = 0; k < 2; ++k) {
