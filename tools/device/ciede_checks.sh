@@ -15,8 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 STAGE=${STAGE:-$here}
 OUT=${OUT:-/tmp/ciede-out}; mkdir -p "$OUT"; : > "$OUT/summary.txt"
 bin=$STAGE/bin
-for z in "$bin"/*.gz; do [ -e "$z" ] && gunzip -f "$z"; done
-chmod +x "$bin"/* 2>/dev/null
+. "$here/lib.sh"; unpack_bins "$bin"
 fx=$STAGE/fixtures
 if [ -f "$STAGE/fixtures.tar.xz" ] && [ ! -d "$fx" ]; then tar -C "$STAGE" -xJf "$STAGE/fixtures.tar.xz"; fi
 say() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }

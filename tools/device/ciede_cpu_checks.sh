@@ -14,8 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 STAGE=${STAGE:-$here}
 OUT=${OUT:-/tmp/ciede-cpu-out}; mkdir -p "$OUT"; : > "$OUT/summary.txt"
 bin=$STAGE/bin
-for z in "$bin"/*.gz; do [ -e "$z" ] && gunzip -f "$z"; done
-chmod +x "$bin"/* 2>/dev/null
+. "$here/lib.sh"; unpack_bins "$bin"
 say() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
 echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
 V=$bin/vqtwin

@@ -11,11 +11,9 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin_dir=${1:?usage: faults.sh BIN_DIR [WORK_DIR]}
 W=${2:-/tmp/vqtwin-faults}; mkdir -p "$W"
-find_bin() {
-  for p in "$bin_dir/$1" "$bin_dir/tools/vqtwin/$1" "$bin_dir/tests/$1"; do [ -x "$p" ] && { realpath "$p"; return; }; done
-  echo "faults.sh: $1 not found under $bin_dir" >&2; exit 2
-}
-V=$(find_bin vqtwin); T=$(find_bin cuda_tests); HOG=$(find_bin cuda_hog)
+. "$(dirname "$0")/lib.sh"
+V=$(find_bin "$bin_dir" vqtwin) || exit 2; T=$(find_bin "$bin_dir" cuda_tests) || exit 2
+HOG=$(find_bin "$bin_dir" cuda_hog) || exit 2
 gen() { "${PYTHON:-python3}" "$here/gen_y4m.py" "$@"; }
 cd "$W" || exit 2
 rm -f ./*.json ./*.err ./*.fifo

@@ -13,7 +13,7 @@ STAGE=${STAGE:-.device}; BUDGET=${BUDGET:-300}
 bin=$STAGE/bin fx=$STAGE/fixtures
 t0=$SECONDS
 # stage_final.sh gzips the binaries.
-for z in "$bin"/*.gz; do [ -e "$z" ] && gunzip -f "$z" && chmod +x "${z%.gz}"; done
+. tools/device/lib.sh; unpack_bins "$bin"
 left() { echo $((BUDGET - (SECONDS - t0))); }
 say() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
 nvidia-smi -L; nproc

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/vqtwin-device-out}; mkdir -p "$OUT"
 STAGE=${STAGE:-.device}
 bin=$STAGE/bin fx=$STAGE/fixtures
-for z in "$bin"/*.gz; do [ -e "$z" ] && gunzip -f "$z" && chmod +x "${z%.gz}"; done
+. tools/device/lib.sh; unpack_bins "$bin"
 say() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
 nvidia-smi -L
 

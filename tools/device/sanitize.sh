@@ -18,11 +18,9 @@ bin_dir=${1:?usage: sanitize.sh BIN_DIR FIXTURES_DIR}
 fx=${2:?usage: sanitize.sh BIN_DIR FIXTURES_DIR}
 OUT=${OUT:-/tmp/vqtwin-device-out}
 log=$OUT/sanitize; mkdir -p "$log"
-find_bin() {
-  for p in "$bin_dir/$1" "$bin_dir/tools/vqtwin/$1" "$bin_dir/tests/$1"; do [ -x "$p" ] && { realpath "$p"; return; }; done
-  echo "sanitize.sh: $1 not found under $bin_dir" >&2; exit 2
-}
-V=$(find_bin vqtwin); H=$(find_bin twin_harness); T=$(find_bin cuda_tests)
+. "$(dirname "$0")/lib.sh"
+V=$(find_bin "$bin_dir" vqtwin) || exit 2; H=$(find_bin "$bin_dir" twin_harness) || exit 2
+T=$(find_bin "$bin_dir" cuda_tests) || exit 2
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 [ -x "$CS" ] || { echo "sanitize.sh: compute-sanitizer not found"; exit 2; }
 ref=$(ls "$fx"/*_ref.y4m 2>/dev/null | grep -v hd_ | head -1)

@@ -6,7 +6,7 @@
 # every fixture pair (presets, models, the newest twins), with the receipt checked for CPU fallbacks; and
 # the presets' whole-process time, CPU against CUDA, on a generated 1080p clip.
 #   STAGE=.device-final bash tools/device/session_final.sh
-# Knobs: NOFP64_TWINS (the float twins run again on the fp64-free path, in 4 shards), EXTRA_PLANTS (plants too slow for CI, default float_motion_vulkan_uv_scale1_stride), ONLY_CUDA / ONLY_VULKAN (comma lists for the harness; default every twin), HB (harness seconds, 100), SKIP (comma list of plants,cli,presets), CLI_BACKENDS (cuda,vulkan).
+# Knobs: HARNESS (comma list of cuda,vulkan,nofp64: the harness runs to make), SHARDS (8 per backend), NOFP64_TWINS (the float twins run again on the fp64-free path, in 4 shards), EXTRA_PLANTS (plants too slow for CI, default float_motion_vulkan_uv_scale1_stride), ONLY_CUDA / ONLY_VULKAN (comma lists for the harness; default every twin), HB (harness seconds, 100), SKIP (comma list of plants,cli,presets), CLI_BACKENDS (cuda,vulkan).
 # One SUMMARY line per check, the same lines again at the end; logs in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,8 +15,7 @@ STAGE=$(cd "${STAGE:-.device-final}" && pwd)
 # limited number of files).
 RESULT=${OUT:-/tmp/session-final}; OUT=${WORK:-/tmp/session-final-work}; mkdir -p "$OUT" "$RESULT"; : >"$OUT/summary.txt"
 bin=$STAGE/bin fx=$STAGE/fixtures
-for z in "$bin"/*.gz; do [ -e "$z" ] && gunzip -f "$z"; done
-chmod +x "$bin"/* 2>/dev/null
+. tools/device/lib.sh; unpack_bins "$bin"
 say() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
 t0=$SECONDS
 
@@ -32,21 +31,24 @@ export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-$VK_DRIVER_FILES}
 nvidia-smi -L; echo "cores: $(nproc)"
 "$bin/vqtwin" --list-devices 2>&1 | grep -E "^(cuda|vulkan) [0-9]" | head -4
 
-# 1. The harness, both backends side by side, each in 8 shards.
-hb=${HB:-100}
-for k in $(seq 0 7); do
-  timeout "$hb" "$bin/twin_harness" --backend cuda --quick ${ONLY_CUDA:+--only $ONLY_CUDA} --fixtures "$fx" --frames 2 \
-    --shard "$k/8" >"$OUT/h_cuda_$k.log" 2>&1 &
-  timeout "$hb" "$bin/twin_harness" --backend vulkan --quick ${ONLY_VULKAN:+--only $ONLY_VULKAN} --fixtures "$fx" \
-    --frames 2 --shard "$k/8" >"$OUT/h_vulkan_$k.log" 2>&1 &
+# 1. The harness, both backends side by side, each in SHARDS shards (HARNESS: which of cuda, vulkan, nofp64).
+hb=${HB:-100} shards=${SHARDS:-8} harness=${HARNESS:-cuda,vulkan,nofp64}
+want() { case ",$harness," in *,$1,*) return 0 ;; esac; return 1; }
+for k in $(seq 0 $((shards - 1))); do
+  want cuda && timeout "$hb" "$bin/twin_harness" --backend cuda --quick ${ONLY_CUDA:+--only $ONLY_CUDA} --fixtures "$fx" \
+    --frames 2 --shard "$k/$shards" >"$OUT/h_cuda_$k.log" 2>&1 &
+  want vulkan && timeout "$hb" "$bin/twin_harness" --backend vulkan --quick ${ONLY_VULKAN:+--only $ONLY_VULKAN} --fixtures "$fx" \
+    --frames 2 --shard "$k/$shards" >"$OUT/h_vulkan_$k.log" 2>&1 &
 done
 # The float twins' fp64-free path on NVIDIA's driver too (NOFP64_TWINS: a comma list), beside the shards.
 for k in 0 1 2 3; do
+  want nofp64 || break
   VQTWIN_VULKAN_NO_FP64=1 timeout "$hb" "$bin/twin_harness" --backend vulkan --quick --only "${NOFP64_TWINS:-float_ms_ssim_vulkan}" \
     --fixtures "$fx" --frames 2 --shard "$k/4" >"$OUT/h_nofp64_$k.log" 2>&1 &
 done
 wait
 for b in cuda vulkan nofp64; do
+  want $b || continue
   cat "$OUT"/h_${b}_*.log | awk -v b=$b '
     $1 ~ /_(cuda|vulkan)$/ && NF >= 7 && $2 ~ /^[0-9]+$/ { c[$1]+=$2; r[$1]+=$3; u[$1]+=$4; v[$1]+=$5; i[$1]+=$6; if ($0 ~ /FAIL/) f[$1]=1 }
     END { for (t in c) printf "SUMMARY: harness %-6s %-22s cases %6d refused %5d toCPU %4d values %8d identical %8d %s\n", b, t, c[t], r[t], u[t], v[t], i[t], (f[t] || v[t] != i[t]) ? "FAIL" : "ok" }' \

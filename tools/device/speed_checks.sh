@@ -26,8 +26,7 @@ STAGE=$(cd "${STAGE:-.device-final}" && pwd)
 RESULT=${OUT:-/tmp/speed-checks}; OUT=${WORK:-/tmp/speed-checks-work}
 rm -rf "$OUT"; mkdir -p "$OUT" "$RESULT"; : >"$OUT/summary.txt"
 bin=$STAGE/bin
-for z in "$bin"/*.gz; do [ -e "$z" ] && gunzip -f "$z"; done
-chmod +x "$bin"/* 2>/dev/null
+. tools/device/lib.sh; unpack_bins "$bin"
 PY=${PY:-python3}
 THREADS=${THREADS:-16}
 BACKENDS=${BACKENDS:-cuda,vulkan}

@@ -19,8 +19,7 @@ STAGE=$(cd "${STAGE:-.device-final}" && pwd)
 RESULT=${OUT:-/tmp/ssim-checks}; OUT=${WORK:-/tmp/ssim-checks-work}
 rm -rf "$OUT"; mkdir -p "$OUT" "$RESULT"; : >"$OUT/summary.txt"
 bin=$STAGE/bin fx=$STAGE/fixtures
-for z in "$bin"/*.gz; do [ -e "$z" ] && gunzip -f "$z"; done
-chmod +x "$bin"/* 2>/dev/null
+. tools/device/lib.sh; unpack_bins "$bin"
 say() { echo "SUMMARY: $*" | tee -a "$OUT/summary.txt"; }
 if ls "$STAGE"/debs/*.deb >/dev/null 2>&1; then
   mkdir -p /tmp/vk && for d in "$STAGE"/debs/*.deb; do dpkg -x "$d" /tmp/vk; done

@@ -21,5 +21,5 @@ for y in "$fixtures"/*.y4m; do
 done
 tar -C "$tmp" -cJf "$dir/fixtures.tar.xz" fixtures
 rm -rf "$tmp"
-cp tools/device/ciede_checks.sh "$dir/run.sh"
+cp tools/device/ciede_checks.sh "$dir/run.sh" && cp tools/device/lib.sh "$dir/"
 du -sh "$dir"

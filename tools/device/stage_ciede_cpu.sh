@@ -12,5 +12,5 @@ cmake --build "$build" --target vqtwin cpu_check
 rm -rf "$dir" && mkdir -p "$dir/bin"
 for b in tools/vqtwin/vqtwin tests/cpu_check; do gzip -c "$build/$b" > "$dir/bin/$(basename $b).gz"; done
 if [ -n "${BEFORE_VQTWIN:-}" ]; then gzip -c "$BEFORE_VQTWIN" > "$dir/bin/vqtwin_before.gz"; fi
-cp tools/device/ciede_cpu_checks.sh "$dir/run.sh"
+cp tools/device/ciede_cpu_checks.sh "$dir/run.sh" && cp tools/device/lib.sh "$dir/"
 du -sh "$dir"
