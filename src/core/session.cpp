@@ -310,10 +310,18 @@ struct Session::Impl {
     const auto t0 = std::chrono::steady_clock::now();
     for (auto& c : contexts_) {
       if (c->device) c->device->bind(*pipeline_);
-      c->extractor->init(format_);
+      init_reported(*c->extractor, c->info->name);
     }
     if (any_device) startup_step("contexts initialised (the twins' device buffers)", ms_since(t0));
     return workers;
+  }
+
+  // init(), with its time in the start-up report for a device extractor (its buffers and pinned slots).
+  void init_reported(Extractor& e, std::string_view name) {
+    const auto t0 = std::chrono::steady_clock::now();
+    e.init(format_);
+    if (startup_report_wanted() && dynamic_cast<DeviceExtractor*>(&e))
+      startup_step("  " + std::string(name) + " initialised", ms_since(t0));
   }
 
   static double ms_since(std::chrono::steady_clock::time_point t0) {
@@ -422,10 +430,10 @@ struct Session::Impl {
       for (auto& t : twins)
         if (t) planes |= dynamic_cast<DeviceExtractor&>(*t).planes_read();
       pipeline->set_uploaded_planes(planes);
-      for (auto& t : twins)
-        if (t) {
-          dynamic_cast<DeviceExtractor&>(*t).bind(*pipeline);
-          t->init(format_);
+      for (std::size_t i = 0; i < twins.size(); ++i)
+        if (twins[i]) {
+          dynamic_cast<DeviceExtractor&>(*twins[i]).bind(*pipeline);
+          init_reported(*twins[i], contexts_[i]->twin_info->name);
         }
       if (device_cancel_) return;
       unhold.armed = !publish_device(pipeline, twins);
