@@ -76,11 +76,13 @@ class Engine final : public FrameFeeder {
     try {
       check_first_frame();
       feed_session(session, *this);
+      startup_step("every frame read");
     } catch (...) {
       failure = std::current_exception();
     }
     try {
       session.finish();
+      startup_step("session finished (every frame scored)");
     } catch (...) {
       if (!failure) failure = std::current_exception();
     }

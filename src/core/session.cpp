@@ -1290,7 +1290,10 @@ Session::Session(const SessionConfig& config, const PictureFormat& format, Resul
 }
 
 Session::~Session() {
-  if (impl_) impl_->stop_workers();  // the queued frames are computed first (workers drain the queue)
+  if (!impl_) return;
+  impl_->stop_workers();  // the queued frames are computed first (workers drain the queue)
+  impl_.reset();
+  startup_step("session closed (slots and device buffers released)");
 }
 
 const PictureFormat& Session::format() const { return impl_->format_; }

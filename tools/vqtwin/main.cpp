@@ -85,6 +85,7 @@ int run_single(RunArgs& c) {
       output->abandon();
     }
     if (report) write_report_page(*report, c, {&results});
+    vqtwin::startup_step("output written");
   } catch (const vqtwin::Error& e) {
     print_error(e.what());
     status = 1;
@@ -97,6 +98,7 @@ int run_single(RunArgs& c) {
 // A run that ended before a device check did (--backend auto: a short clip done on the CPU) does not
 // wait for it: everything is written, and the driver's start-up is not torn down half-way.
 int finish(int status) {
+  vqtwin::startup_step("exiting");
   if (vqtwin::device_probe_running()) {
     std::fflush(nullptr);
     std::_Exit(status);
